@@ -1,0 +1,13 @@
+//! The Elm core: one `State`, one `Msg` enum, a pure `update`, effects as `Cmd` data.
+//! `run` is the only impure file: terminal, input, tick, channel, draw.
+
+pub mod cmd;
+pub mod msg;
+pub mod run;
+pub mod state;
+pub mod update;
+
+pub use cmd::Cmd;
+pub use msg::Msg;
+pub use state::State;
+pub use update::update;

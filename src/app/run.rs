@@ -1,0 +1,1 @@
+//! The impure loop (terminal, input, tick, channel, draw).

@@ -1,0 +1,17 @@
+//! podscope: a terminal UI for debugging one Kubernetes pod.
+//!
+//! Layout (see `../shared/design/style.md`, Part 3):
+//! - [`model`]: pure domain types built from k8s-openapi objects (no IO, no clock).
+//! - [`app`]: the Elm core (`State`, `Msg`, `Cmd`, `update`) and the one impure loop (`app::run`).
+//! - [`ui`]: the pure view, `ui::view(frame, &state)`.
+//! - [`cluster`]: impure adapters to the API server (kubeconfig, watches) feeding one channel.
+//! - [`sim`]: the loopback simulated API server (`podscope sim`, `podscope demo`).
+//! - [`snapshot`]: the `--once` output (text and JSON).
+
+pub mod app;
+pub mod cli;
+pub mod cluster;
+pub mod model;
+pub mod sim;
+pub mod snapshot;
+pub mod ui;

@@ -1,0 +1,20 @@
+//! Pure domain model: small types built from k8s-openapi objects at the edge.
+//!
+//! Nothing here does IO or reads the clock; every time-dependent function takes `now`.
+
+pub mod backoff;
+pub mod duration;
+pub mod event;
+pub mod pod;
+pub mod printer;
+pub mod probe;
+pub mod sanitize;
+pub mod signal;
+
+pub use backoff::{Backoff, BackoffCurve, BackoffSource, Countdown};
+pub use event::EventSummary;
+pub use pod::{
+    ConditionSummary, ContainerKind, ContainerState, ContainerSummary, PodSummary, Probes,
+    Terminated,
+};
+pub use printer::{PodPrint, PodRow};

@@ -1,0 +1,164 @@
+//! `PodSummary`: the pod as podscope shows it, built once per watch event from a `Pod`.
+
+use jiff::Timestamp;
+
+use super::backoff::Backoff;
+use super::printer::PodPrint;
+
+/// The role of a container in the pod, in kubelet start order.
+///
+/// `Sidecar` is an init container with `restartPolicy: Always` (native sidecar, KEP-753).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContainerKind {
+    /// `spec.initContainers[]` without `restartPolicy: Always`; runs to completion, one at a time.
+    Init,
+    /// `spec.initContainers[]` with `restartPolicy: Always`.
+    Sidecar,
+    /// `spec.containers[]`.
+    Main,
+    /// `spec.ephemeralContainers[]` (added by `kubectl debug`).
+    Ephemeral,
+}
+
+/// A finished container instance: `state.terminated` or `lastState.terminated`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Terminated {
+    /// `reason`, e.g. `Error`, `Completed`, `OOMKilled`, `StartError`; empty when the runtime gave none.
+    pub reason: String,
+    /// `exitCode`; 128+N means killed by signal N.
+    pub exit_code: i32,
+    /// `signal` as reported by the runtime (often 0 even for 137).
+    pub signal: i32,
+    /// `message`: the termination message (from `terminationMessagePath`), sanitised.
+    pub message: Option<String>,
+    /// `startedAt`; `None` when absent. The Unix epoch (1970) means "never started" (StartError).
+    pub started_at: Option<Timestamp>,
+    /// `finishedAt`.
+    pub finished_at: Option<Timestamp>,
+    /// `containerID`; empty means the runtime has no such instance (logs are unavailable).
+    pub container_id: String,
+}
+
+/// The current state of a container, `containerStatuses[].state`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContainerState {
+    /// No status reported yet (the kubelet has not seen it) or an empty state object.
+    Unknown,
+    /// `state.waiting`: `reason` (e.g. `CrashLoopBackOff`, `ContainerCreating`) and `message`.
+    Waiting {
+        /// `waiting.reason`, may be empty.
+        reason: String,
+        /// `waiting.message`, sanitised.
+        message: Option<String>,
+    },
+    /// `state.running` with `startedAt`.
+    Running {
+        /// `running.startedAt`.
+        started_at: Option<Timestamp>,
+    },
+    /// `state.terminated`.
+    Terminated(Terminated),
+}
+
+/// The three probes of a container in `kubectl describe` form
+/// (`http-get http://:http/healthz delay=0s timeout=2s period=10s #success=1 #failure=3`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Probes {
+    /// `startupProbe`.
+    pub startup: Option<String>,
+    /// `livenessProbe`.
+    pub liveness: Option<String>,
+    /// `readinessProbe`.
+    pub readiness: Option<String>,
+}
+
+/// One container: its spec facts joined with its status, in kubelet order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContainerSummary {
+    /// `name`.
+    pub name: String,
+    /// Where it sits in the start order.
+    pub kind: ContainerKind,
+    /// `image` from the spec.
+    pub image: String,
+    /// `command` followed by `args`, as one argv (empty when the image default is used).
+    pub command: Vec<String>,
+    /// `ready` from the status (false when there is no status).
+    pub ready: bool,
+    /// `started` from the status (`None` when absent).
+    pub started: Option<bool>,
+    /// `restartCount`.
+    pub restart_count: i32,
+    /// `state`.
+    pub state: ContainerState,
+    /// `lastState.terminated`, if any.
+    pub last_state: Option<Terminated>,
+    /// Probes in describe form.
+    pub probes: Probes,
+    /// `resources.limits.memory` as written in the spec (e.g. `512Mi`), for OOMKilled diagnosis.
+    pub memory_limit: Option<String>,
+    /// Declared `ports[]` as `(name, containerPort, protocol)`.
+    pub ports: Vec<(Option<String>, i32, String)>,
+    /// The CrashLoopBackOff back-off, when `state.waiting.reason == "CrashLoopBackOff"`.
+    pub backoff: Option<Backoff>,
+}
+
+/// A pod condition (`status.conditions[]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConditionSummary {
+    /// `type`, e.g. `Ready`.
+    pub type_: String,
+    /// `status`: `True`, `False` or `Unknown`.
+    pub status: String,
+    /// `reason`, may be empty.
+    pub reason: String,
+    /// `message`, sanitised, may be empty.
+    pub message: String,
+    /// `lastTransitionTime`.
+    pub last_transition_time: Option<Timestamp>,
+}
+
+/// Everything podscope shows about one pod, independent of the clock.
+///
+/// Time-dependent columns (AGE, `RESTARTS (x ago)`, countdowns) are computed from the
+/// timestamps here and a `now` passed by the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PodSummary {
+    /// `metadata.namespace`.
+    pub namespace: String,
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.uid`.
+    pub uid: String,
+    /// `metadata.resourceVersion`.
+    pub resource_version: String,
+    /// `metadata.creationTimestamp`.
+    pub creation_timestamp: Option<Timestamp>,
+    /// `metadata.deletionTimestamp`.
+    pub deletion_timestamp: Option<Timestamp>,
+    /// `status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`), empty if absent.
+    pub phase: String,
+    /// `status.reason` (e.g. `Evicted`, `NodeLost`).
+    pub reason: String,
+    /// `status.message`, sanitised.
+    pub message: String,
+    /// `spec.nodeName`.
+    pub node: Option<String>,
+    /// `status.podIP`.
+    pub pod_ip: Option<String>,
+    /// `status.hostIP`.
+    pub host_ip: Option<String>,
+    /// `status.qosClass`.
+    pub qos_class: Option<String>,
+    /// `spec.restartPolicy` (`Always` when absent).
+    pub restart_policy: String,
+    /// `spec.terminationGracePeriodSeconds` (30 when absent).
+    pub termination_grace_period_seconds: i64,
+    /// The server-side printer's clock-free result (READY, STATUS, restarts, last restart).
+    pub print: PodPrint,
+    /// Containers in kubelet order: init and sidecars (spec order), main, ephemeral.
+    pub containers: Vec<ContainerSummary>,
+    /// `status.conditions` in the order the server gave them.
+    pub conditions: Vec<ConditionSummary>,
+}

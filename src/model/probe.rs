@@ -1,0 +1,1 @@
+//! Probes in `kubectl describe` form (`notes/protocols.md` §7).

@@ -1,0 +1,1 @@
+//! The simulated cluster: a loopback Kubernetes API server (`podscope sim`, `podscope demo`).

@@ -1,0 +1,1 @@
+//! `--once` output: one snapshot of the pod as text or JSON.

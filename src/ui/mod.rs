@@ -1,0 +1,1 @@
+//! The pure view: `view(frame, &state)`.
