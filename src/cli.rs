@@ -1,1 +1,135 @@
-//! Command line (clap derive).
+//! Command line (clap derive): `podscope [attach] POD`, `podscope sim`, `podscope demo`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// `podscope`: a terminal UI for debugging one Kubernetes pod.
+///
+/// `podscope POD` is short for `podscope attach POD`. A pod literally named `sim` or `demo`
+/// needs the explicit `attach`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "podscope",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// The subcommand; absent means `attach` with the flattened arguments below.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Arguments of the implied `attach`.
+    #[command(flatten)]
+    pub attach: Option<AttachArgs>,
+    /// Write tracing output to this file (never to the terminal). `RUST_LOG` sets the filter.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub log_file: Option<PathBuf>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Attach to a pod by name and show it live (the default).
+    Attach(AttachArgs),
+    /// Run the simulated API server on loopback until Ctrl-C.
+    Sim(crate::sim::SimArgs),
+    /// Start the embedded simulated cluster and attach to its crash-looping pod.
+    Demo(DemoArgs),
+}
+
+/// Which pod, where, and how to show it.
+#[derive(Debug, Clone, Args)]
+pub struct AttachArgs {
+    /// The pod's name (`metadata.name`).
+    #[arg(value_name = "POD")]
+    pub pod: String,
+    /// Namespace; defaults to the context's namespace, then `default` (as kubectl).
+    #[arg(short, long)]
+    pub namespace: Option<String>,
+    /// The kubeconfig context to use (as `kubectl --context`).
+    #[arg(long)]
+    pub context: Option<String>,
+    /// Path to a kubeconfig file; otherwise `KUBECONFIG` (several files merged), then
+    /// `~/.kube/config`, then the in-cluster service account (as kubectl).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+    /// Select this container initially.
+    #[arg(short, long)]
+    pub container: Option<String>,
+    /// Print one snapshot and exit 0, without the terminal UI.
+    #[arg(long)]
+    pub once: bool,
+    /// Output format of `--once`.
+    #[arg(short, long, value_enum, default_value_t = OutputFormat::Text, requires = "once")]
+    pub output: OutputFormat,
+    /// Pin the clock (RFC 3339, e.g. `2024-06-03T07:20:15Z`) for ages and countdowns.
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<jiff::Timestamp>,
+}
+
+/// `--once` output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// A human-readable summary.
+    Text,
+    /// The JSON document described in README.md (Kubernetes field names).
+    Json,
+}
+
+/// `podscope demo` options.
+#[derive(Debug, Clone, Args)]
+pub struct DemoArgs {
+    /// Attach to this pod instead of the default crash-looping one.
+    #[arg(value_name = "POD")]
+    pub pod: Option<String>,
+    /// Print one snapshot of the demo pod and exit (no terminal UI).
+    #[arg(long)]
+    pub once: bool,
+    /// Output format of `--once`.
+    #[arg(short, long, value_enum, default_value_t = OutputFormat::Text, requires = "once")]
+    pub output: OutputFormat,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_pod_is_attach() {
+        let cli = Cli::try_parse_from(["podscope", "web", "-n", "shop"]).expect("parses");
+        assert!(cli.command.is_none());
+        let a = cli.attach.expect("attach args");
+        assert_eq!(a.pod, "web");
+        assert_eq!(a.namespace.as_deref(), Some("shop"));
+    }
+
+    #[test]
+    fn explicit_attach_and_once_json() {
+        let cli = Cli::try_parse_from([
+            "podscope",
+            "attach",
+            "web",
+            "--once",
+            "-o",
+            "json",
+            "--now",
+            "2024-06-03T07:20:15Z",
+        ])
+        .expect("parses");
+        let Some(Command::Attach(a)) = cli.command else {
+            panic!("expected attach")
+        };
+        assert!(a.once);
+        assert_eq!(a.output, OutputFormat::Json);
+        assert_eq!(
+            a.now.map(|t| t.to_string()).as_deref(),
+            Some("2024-06-03T07:20:15Z")
+        );
+    }
+
+    #[test]
+    fn output_requires_once() {
+        assert!(Cli::try_parse_from(["podscope", "web", "-o", "json"]).is_err());
+    }
+}

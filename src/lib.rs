@@ -11,6 +11,8 @@
 pub mod app;
 pub mod cli;
 pub mod cluster;
+pub mod commands;
+pub mod logging;
 pub mod model;
 pub mod sim;
 pub mod snapshot;

@@ -1,6 +1,10 @@
 //! Impure adapters to the API server: kubeconfig resolution and watches feeding one channel.
 //! (Named `cluster`, not `kube`, so the `kube` crate is never shadowed.)
 
+pub mod config;
+pub mod once;
 pub mod session;
+pub mod watch;
 
+pub use config::{ConnectError, ConnectOptions, Target, connect};
 pub use session::Session;

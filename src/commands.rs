@@ -1,0 +1,77 @@
+//! The subcommands' drivers: `attach` (TUI or `--once`), `demo`. `sim` lives in [`crate::sim`].
+
+use std::process::ExitCode;
+
+use jiff::Timestamp;
+
+use crate::cli::{AttachArgs, OutputFormat};
+use crate::cluster::once::{ReadError, preflight, read_snapshot};
+use crate::cluster::{ConnectOptions, Session, Target, connect};
+
+/// Exit code for bad input detected before the TUI starts (kubeconfig, context, RBAC, network).
+pub const EXIT_SETUP_ERROR: u8 = 2;
+
+/// Capacity of the one channel that feeds the loop; a full channel slows producers, not the UI.
+pub const CHANNEL_CAPACITY: usize = 1024;
+
+fn setup_error(msg: &str) -> ExitCode {
+    eprintln!("podscope: {msg}");
+    ExitCode::from(EXIT_SETUP_ERROR)
+}
+
+/// Runs `podscope attach`: resolves the cluster, then prints one snapshot (`--once`) or runs the TUI.
+///
+/// # Errors
+/// Only for failures inside the TUI loop (terminal IO); setup errors become exit code 2.
+pub async fn attach(args: &AttachArgs) -> color_eyre::Result<ExitCode> {
+    let opts = ConnectOptions {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+        namespace: args.namespace.clone(),
+    };
+    let target = match connect(&opts, &args.pod).await {
+        Ok(t) => t,
+        Err(e) => return Ok(setup_error(&e.to_string())),
+    };
+    if args.once {
+        return Ok(once(&target, args.output, args.now).await);
+    }
+    if let Err(e) = preflight(&target).await {
+        return Ok(setup_error(&e.to_string()));
+    }
+    run_tui(target, args).await
+}
+
+async fn once(target: &Target, format: OutputFormat, now: Option<Timestamp>) -> ExitCode {
+    #[allow(clippy::disallowed_methods)] // the one clock read of --once
+    let now = now.unwrap_or_else(Timestamp::now);
+    match read_snapshot(target).await {
+        Ok((pod, events)) => {
+            let out = match format {
+                OutputFormat::Json => {
+                    let doc = crate::snapshot::to_json(&pod, &events, now);
+                    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+                }
+                OutputFormat::Text => crate::snapshot::to_text(&pod, &events, now),
+            };
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e @ ReadError::NotFound { .. }) => {
+            eprintln!("Error from server (NotFound): {e}");
+            ExitCode::FAILURE
+        }
+        Err(e) => setup_error(&e.to_string()),
+    }
+}
+
+async fn run_tui(target: Target, args: &AttachArgs) -> color_eyre::Result<ExitCode> {
+    #[allow(clippy::disallowed_methods)] // the initial clock reading; the loop ticks afterwards
+    let now = args.now.unwrap_or_else(Timestamp::now);
+    let (tx, rx) = tokio::sync::mpsc::channel(CHANNEL_CAPACITY);
+    let mut state = crate::app::State::new(&target.namespace, &target.pod, now);
+    state.select_container(args.container.as_deref());
+    let session = Session::start(target, tx);
+    crate::app::run::run(state, rx, session).await?;
+    Ok(ExitCode::SUCCESS)
+}
