@@ -9,28 +9,6 @@ use super::clock;
 use super::theme::Theme;
 use crate::model::{Backoff, BackoffSource, Countdown};
 
-/// The kubelet's sync slack after the due time during which "restarting…" is shown
-/// (notes/protocols.md §5.1: a requeue every 10–15 s).
-const RESTART_SLACK: Duration = Duration::from_secs(15);
-
-/// What the countdown shows at `now` (the model's `Backoff::countdown` rules: rounded up, never
-/// negative, "restarting…" within the slack, then "overdue").
-#[must_use]
-pub fn countdown(backoff: &Backoff, now: Timestamp) -> Countdown {
-    let Some(at) = backoff.next_restart_at else {
-        return Countdown::Unknown;
-    };
-    let remaining_ms = at.duration_since(now).as_millis();
-    if remaining_ms > 0 {
-        let secs = u64::try_from((remaining_ms + 999) / 1000).unwrap_or(u64::MAX);
-        Countdown::In(secs.max(1))
-    } else if remaining_ms.unsigned_abs() <= RESTART_SLACK.as_millis() {
-        Countdown::Restarting
-    } else {
-        Countdown::Overdue
-    }
-}
-
 /// `restart in 1m30s (back-off 2m40s)`; `≈` marks an estimated back-off.
 #[must_use]
 pub fn text(backoff: &Backoff, now: Timestamp) -> String {
@@ -40,7 +18,7 @@ pub fn text(backoff: &Backoff, now: Timestamp) -> String {
         ""
     };
     let delay = format!("back-off {approx}{}", clock::go(backoff.delay));
-    match countdown(backoff, now) {
+    match backoff.countdown(now) {
         Countdown::In(secs) => format!(
             "restart in {approx}{} ({delay})",
             clock::go(Duration::from_secs(secs))
@@ -59,7 +37,7 @@ pub fn short_text(backoff: &Backoff, now: Timestamp) -> String {
     } else {
         ""
     };
-    match countdown(backoff, now) {
+    match backoff.countdown(now) {
         Countdown::In(secs) => format!("in {approx}{}", clock::go(Duration::from_secs(secs))),
         Countdown::Restarting => "restarting…".to_owned(),
         Countdown::Overdue => "overdue".to_owned(),
@@ -71,7 +49,7 @@ pub fn short_text(backoff: &Backoff, now: Timestamp) -> String {
 #[must_use]
 pub fn gauge(backoff: &Backoff, now: Timestamp, width: u16, theme: &Theme) -> Vec<Span<'static>> {
     let total = backoff.delay.as_secs_f64();
-    let ratio = match (countdown(backoff, now), total > 0.0) {
+    let ratio = match (backoff.countdown(now), total > 0.0) {
         (Countdown::In(secs), true) => {
             (1.0 - std::time::Duration::from_secs(secs).as_secs_f64() / total).clamp(0.0, 1.0)
         }

@@ -1,31 +1,14 @@
-//! What an exit code means, in one line, for the Last State / State blocks.
+//! What an exit code means, in one line, for the Last State / State blocks: the model's
+//! `exit_code_meaning`, plus context only the pod gives (memory limit, sidecar stopped at the end).
 
+use crate::model::signal::{exit_code_meaning, signal_name};
 use crate::model::{ContainerKind, Terminated};
 
-/// Signal names for `exitCode − 128` (Linux numbering).
-#[must_use]
-pub fn signal_name(signal: i32) -> Option<&'static str> {
-    Some(match signal {
-        1 => "SIGHUP",
-        2 => "SIGINT",
-        3 => "SIGQUIT",
-        4 => "SIGILL",
-        6 => "SIGABRT",
-        7 => "SIGBUS",
-        8 => "SIGFPE",
-        9 => "SIGKILL",
-        11 => "SIGSEGV",
-        13 => "SIGPIPE",
-        14 => "SIGALRM",
-        15 => "SIGTERM",
-        _ => return None,
-    })
-}
-
-/// `exit 137 (SIGKILL)`: the exit code plus the signal name for codes above 128.
+/// `exit 137 (SIGKILL)`: the exit code plus the signal name for codes 129..=159
+/// (`model::signal::signal_name`).
 #[must_use]
 pub fn exit_text(exit_code: i32) -> String {
-    match signal_name(exit_code - 128).filter(|_| exit_code > 128) {
+    match signal_name(exit_code) {
         Some(name) => format!("exit {exit_code} ({name})"),
         None => format!("exit {exit_code}"),
     }
@@ -56,20 +39,10 @@ pub fn hint(
             "stopped by the kubelet after the main containers finished (expected)".to_owned(),
         );
     }
-    let text = match t.exit_code {
-        0 => return None,
-        1 => "generic application error: see the termination message and previous logs",
-        2 => "misuse of a shell builtin or invalid command-line arguments",
-        126 => "command found but not executable (permissions, wrong architecture)",
-        127 => "command not found: the program is not in the image or not on PATH",
-        128 => "the runtime could not start the process (bad entrypoint or working directory)",
-        134 => "the process aborted itself (assertion, fatal runtime error)",
-        137 => "killed from outside: liveness failure, grace period expired, or memory",
-        139 => "segmentation fault in the process",
-        143 => "asked to stop (liveness failure, deletion, eviction, rollout)",
-        255 => "exit status out of range (often an entrypoint failure)",
-        code if code > 128 => return Some(format!("killed by signal {}", code - 128)),
-        _ => return None,
-    };
-    Some(text.to_owned())
+    if t.exit_code == 0 {
+        return None;
+    }
+    exit_code_meaning(t.exit_code, &t.reason)
+        .map(str::to_owned)
+        .or_else(|| signal_name(t.exit_code).map(|name| format!("killed by {name}")))
 }

@@ -8,7 +8,7 @@ use ratatui::widgets::Paragraph;
 
 use super::clock;
 use crate::app::state::{Connection, State};
-use crate::model::PodSummary;
+use crate::model::{PodSummary, printer};
 
 /// Rows the header wants: identity, columns, placement, and the notice line when there is one.
 #[must_use]
@@ -73,18 +73,13 @@ fn columns(pod: &PodSummary, state: &State) -> Line<'static> {
         _ => t.error,
     };
     let ready_style = if p.ready == p.total { t.ok } else { t.warn };
-    let restarts = match p.last_restart {
-        Some(at) if p.restarts > 0 => format!("{} ({})", p.restarts, clock::ago(at, state.now)),
-        _ => p.restarts.to_string(),
-    };
-    let age = pod
-        .creation_timestamp
-        .map_or_else(|| "<unknown>".to_owned(), |c| clock::age(c, state.now));
+    let restarts = p.restarts_text(state.now);
+    let age = printer::age(pod.creation_timestamp, state.now);
     Line::from(vec![
         Span::styled("STATUS ", t.label),
         Span::styled(p.status.clone(), status_style),
         Span::styled("  READY ", t.label),
-        Span::styled(format!("{}/{}", p.ready, p.total), ready_style),
+        Span::styled(p.ready_text(), ready_style),
         Span::styled("  RESTARTS ", t.label),
         Span::raw(restarts),
         Span::styled("  AGE ", t.label),

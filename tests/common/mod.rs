@@ -1,0 +1,103 @@
+//! Shared test helpers: hand-built summaries, key messages, rendering to a `TestBackend`.
+#![allow(dead_code)]
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use jiff::Timestamp;
+use podscope::app::{Msg, State};
+use podscope::model::{
+    ContainerKind, ContainerState, ContainerSummary, PodPrint, PodSummary, Probes,
+};
+use podscope::ui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// A fixed clock for scripts: 2024-06-03T07:20:15Z (case 04's snapshot time).
+pub fn t0() -> Timestamp {
+    "2024-06-03T07:20:15Z".parse().expect("valid timestamp")
+}
+
+/// A running main container named `name`.
+pub fn container(name: &str, kind: ContainerKind) -> ContainerSummary {
+    ContainerSummary {
+        name: name.to_owned(),
+        kind,
+        image: format!("example/{name}:1"),
+        command: Vec::new(),
+        ready: true,
+        started: Some(true),
+        restart_count: 0,
+        state: ContainerState::Running { started_at: None },
+        last_state: None,
+        probes: Probes::default(),
+        memory_limit: None,
+        ports: Vec::new(),
+        backoff: None,
+    }
+}
+
+/// A pod `default/web` with `uid` and the given containers, created 10 minutes before `t0`.
+pub fn pod(uid: &str, containers: Vec<ContainerSummary>) -> PodSummary {
+    PodSummary {
+        namespace: "default".to_owned(),
+        name: "web".to_owned(),
+        uid: uid.to_owned(),
+        resource_version: "1".to_owned(),
+        creation_timestamp: Some(t0() - jiff::SignedDuration::from_mins(10)),
+        deletion_timestamp: None,
+        phase: "Running".to_owned(),
+        reason: String::new(),
+        message: String::new(),
+        node: Some("node-1".to_owned()),
+        pod_ip: Some("10.0.0.5".to_owned()),
+        host_ip: None,
+        qos_class: Some("BestEffort".to_owned()),
+        restart_policy: "Always".to_owned(),
+        termination_grace_period_seconds: 30,
+        print: PodPrint {
+            ready: 1,
+            total: 1,
+            status: "Running".to_owned(),
+            ..PodPrint::default()
+        },
+        containers,
+        conditions: Vec::new(),
+    }
+}
+
+/// A state for `default/web` at `t0`, colour theme, not dirty.
+pub fn state() -> State {
+    let mut s = State::new("default", "web", t0(), Theme::colored());
+    s.dirty = false;
+    s
+}
+
+/// A key press message.
+pub fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Renders `state` on a `width`×`height` test terminal.
+pub fn render(state: &State, width: u16, height: u16) -> TestBackend {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal
+        .draw(|f| podscope::ui::view(f, state))
+        .expect("draw");
+    terminal.backend().clone()
+}
+
+/// The buffer's text, one string per row.
+pub fn rows(backend: &TestBackend) -> Vec<String> {
+    let buf = backend.buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect()
+}
+
+/// The buffer's text as one string (rows joined with newlines).
+pub fn text(backend: &TestBackend) -> String {
+    rows(backend).join("\n")
+}
