@@ -11,6 +11,9 @@ use podscope::ui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+
+pub mod svg;
+
 /// A fixed clock for scripts: 2024-06-03T07:20:15Z (case 04's snapshot time).
 pub fn t0() -> Timestamp {
     "2024-06-03T07:20:15Z".parse().expect("valid timestamp")
