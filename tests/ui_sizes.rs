@@ -15,7 +15,9 @@ fn crash_looping() -> podscope::app::State {
     c.restart_count = 5;
     c.state = ContainerState::Waiting {
         reason: "CrashLoopBackOff".to_owned(),
-        message: Some("back-off 2m40s restarting failed container=app pod=web_default(uid-1)".to_owned()),
+        message: Some(
+            "back-off 2m40s restarting failed container=app pod=web_default(uid-1)".to_owned(),
+        ),
     };
     let finished = t0() - jiff::SignedDuration::from_secs(70);
     c.last_state = Some(Terminated {
@@ -75,14 +77,26 @@ fn countdown_is_shown_and_moves_with_the_clock() {
     let screen = text(&render(&s, 120, 40));
     println!("{screen}");
     // finishedAt = t0 − 70 s, back-off 160 s → 90 s left.
-    assert!(screen.contains("restart in 1m30s (back-off 2m40s)"), "{screen}");
+    assert!(
+        screen.contains("restart in 1m30s (back-off 2m40s)"),
+        "{screen}"
+    );
     assert!(screen.contains("memory limit 512Mi"), "{screen}");
     assert!(screen.contains("exit 137 (SIGKILL)"), "{screen}");
-    update(&mut s, Msg::Tick(t0() + jiff::SignedDuration::from_secs(89)));
+    update(
+        &mut s,
+        Msg::Tick(t0() + jiff::SignedDuration::from_secs(89)),
+    );
     assert!(text(&render(&s, 120, 40)).contains("restart in 1s"));
-    update(&mut s, Msg::Tick(t0() + jiff::SignedDuration::from_secs(95)));
+    update(
+        &mut s,
+        Msg::Tick(t0() + jiff::SignedDuration::from_secs(95)),
+    );
     assert!(text(&render(&s, 120, 40)).contains("restarting…"));
-    update(&mut s, Msg::Tick(t0() + jiff::SignedDuration::from_secs(200)));
+    update(
+        &mut s,
+        Msg::Tick(t0() + jiff::SignedDuration::from_secs(200)),
+    );
     let late = text(&render(&s, 120, 40));
     assert!(late.contains("restart overdue"), "{late}");
     let small = text(&render(&s, 80, 24));

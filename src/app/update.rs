@@ -3,7 +3,8 @@
 use super::keymap::{Action, action_for};
 use super::state::{Connection, State, initial_selection};
 use super::{Cmd, Msg};
-use crate::model::{EventSummary, PodSummary};
+use crate::model::PodSummary;
+use crate::model::event::sort_newest_first;
 
 /// Applies one message to `state` and returns the effects for the loop to execute.
 ///
@@ -139,12 +140,4 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
     }
     state.dirty |= before != (state.selected, state.show_help);
     Vec::new()
-}
-
-/// Newest first by last timestamp (then first timestamp); events without times go last.
-fn sort_newest_first(events: &mut [EventSummary]) {
-    events.sort_by(|a, b| {
-        let key = |e: &EventSummary| (e.last_timestamp, e.first_timestamp);
-        key(b).cmp(&key(a))
-    });
 }

@@ -60,7 +60,7 @@ pub fn state_text(state: &ContainerState, theme: &Theme) -> (String, Style) {
                 theme.error
             };
             (
-                format!("{reason} ({})", exit_hint::exit_text(t.exit_code)),
+                format!("{reason}, {}", exit_hint::exit_text(t.exit_code)),
                 style,
             )
         }
@@ -146,7 +146,7 @@ fn row(
             &last.reason
         };
         spans.push(Span::styled(
-            format!("last: {reason} ({})", exit_hint::exit_text(last.exit_code)),
+            format!("last: {reason}, {}", exit_hint::exit_text(last.exit_code)),
             t.dim,
         ));
     }

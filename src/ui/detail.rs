@@ -1,5 +1,6 @@
-//! The selected container in full: image, command, state with message, the back-off countdown
-//! and gauge, ready/started/restarts, lastState with exit-code meaning, and probes.
+//! The selected container in full, diagnosis first: state with message, the back-off countdown
+//! and gauge, lastState with exit-code meaning, ready/started/restarts, image, command, ports,
+//! probes.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -10,7 +11,7 @@ use ratatui::widgets::Paragraph;
 use super::containers::{kind_label, state_text};
 use super::{clock, countdown, exit_hint, section};
 use crate::app::state::State;
-use crate::model::{ContainerState, ContainerSummary, PodSummary, Terminated};
+use crate::model::{BackoffSource, ContainerState, ContainerSummary, PodSummary, Terminated};
 
 /// Width of the label column.
 const LABEL_W: usize = 11;
@@ -19,9 +20,9 @@ const GAUGE_W: u16 = 20;
 
 /// Rows the detail wants: title + its lines (0 when no container is selected).
 #[must_use]
-pub fn wanted(state: &State) -> u16 {
+pub fn wanted(state: &State, width: u16) -> u16 {
     match (&state.pod, state.selected_container()) {
-        (Some(pod), Some(c)) => u16::try_from(lines(c, pod, state).len())
+        (Some(pod), Some(c)) => u16::try_from(lines(c, pod, state, width).len())
             .unwrap_or(u16::MAX)
             .saturating_add(1),
         _ => 0,
@@ -34,7 +35,8 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         return;
     };
     let title = format!("{} ({})", c.name, kind_label(c.kind));
-    let widget = Paragraph::new(lines(c, pod, state)).block(section(&title, &state.theme));
+    let widget =
+        Paragraph::new(lines(c, pod, state, area.width)).block(section(&title, &state.theme));
     frame.render_widget(widget, area);
 }
 
@@ -44,43 +46,69 @@ fn field(label: &str, spans: Vec<Span<'static>>, style: Style) -> Line<'static> 
     Line::from(all)
 }
 
-fn cont(spans: Vec<Span<'static>>) -> Line<'static> {
-    let mut all = vec![Span::raw(" ".repeat(LABEL_W + 2))];
-    all.extend(spans);
-    Line::from(all)
+/// Indented continuation lines for `text`, word-wrapped to `width` columns.
+fn cont(out: &mut Vec<Line<'static>>, text: &str, style: Style, width: u16) {
+    let indent = LABEL_W + 2;
+    let room = usize::from(width).saturating_sub(indent).max(20);
+    for piece in wrap(text, room) {
+        out.push(Line::from(vec![
+            Span::raw(" ".repeat(indent)),
+            Span::styled(piece, style),
+        ]));
+    }
+}
+
+/// Greedy word wrap at `room` characters; words longer than `room` are split.
+fn wrap(text: &str, room: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > room {
+            if !cur.is_empty() {
+                lines.push(std::mem::take(&mut cur));
+            }
+            lines.push(word.drain(..room).collect());
+        }
+        let word: String = word.into_iter().collect();
+        let needed = cur.chars().count() + usize::from(!cur.is_empty()) + word.chars().count();
+        if needed > room && !cur.is_empty() {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(&word);
+    }
+    if !cur.is_empty() || lines.is_empty() {
+        lines.push(cur);
+    }
+    lines
 }
 
 /// The detail lines for container `c` of `pod` at `state.now`.
 #[must_use]
-pub fn lines(c: &ContainerSummary, pod: &PodSummary, state: &State) -> Vec<Line<'static>> {
+pub fn lines(
+    c: &ContainerSummary,
+    pod: &PodSummary,
+    state: &State,
+    width: u16,
+) -> Vec<Line<'static>> {
     let t = &state.theme;
     let now = state.now;
-    let mut out = vec![field("Image", vec![Span::raw(c.image.clone())], t.label)];
-    if !c.command.is_empty() {
-        out.push(field(
-            "Command",
-            vec![Span::raw(c.command.join(" "))],
-            t.label,
-        ));
-    }
-    if !c.ports.is_empty() {
-        let ports: Vec<String> = c
-            .ports
-            .iter()
-            .map(|(name, port, proto)| match name {
-                Some(n) => format!("{port}/{proto} ({n})"),
-                None => format!("{port}/{proto}"),
-            })
-            .collect();
-        out.push(field("Ports", vec![Span::raw(ports.join(", "))], t.label));
-    }
+    let mut out = Vec::new();
     let (text, style) = state_text(&c.state, t);
     let pod_finished = matches!(pod.phase.as_str(), "Succeeded" | "Failed");
     match &c.state {
         ContainerState::Waiting { message, .. } => {
             out.push(field("State", vec![Span::styled(text, style)], t.label));
-            for m in message.iter().flat_map(|m| m.lines()) {
-                out.push(cont(vec![Span::styled(m.to_owned(), t.dim)]));
+            // The kubelet's back-off message is restated by the Back-off line below.
+            let restated = c
+                .backoff
+                .as_ref()
+                .is_some_and(|b| b.source == BackoffSource::Message);
+            for m in message.iter().filter(|_| !restated).flat_map(|m| m.lines()) {
+                cont(&mut out, m, t.dim, width);
             }
         }
         ContainerState::Running { started_at } => {
@@ -94,7 +122,7 @@ pub fn lines(c: &ContainerSummary, pod: &PodSummary, state: &State) -> Vec<Line<
         }
         ContainerState::Terminated(term) => {
             out.push(field("State", vec![Span::styled(text, style)], t.label));
-            terminated(&mut out, term, c, pod_finished, state);
+            terminated(&mut out, term, c, pod_finished, state, width);
         }
         ContainerState::Unknown => {
             out.push(field("State", vec![Span::styled(text, style)], t.label));
@@ -105,6 +133,23 @@ pub fn lines(c: &ContainerSummary, pod: &PodSummary, state: &State) -> Vec<Line<
         spans.push(Span::raw(" "));
         spans.push(Span::styled(countdown::text(b, now), t.warn));
         out.push(field("Back-off", spans, t.label));
+    }
+    if let Some(last) = &c.last_state {
+        let reason = if last.reason.is_empty() {
+            "Terminated"
+        } else {
+            &last.reason
+        };
+        let style = if last.exit_code == 0 { t.ok } else { t.error };
+        out.push(field(
+            "Last State",
+            vec![Span::styled(
+                format!("{reason}, {}", exit_hint::exit_text(last.exit_code)),
+                style,
+            )],
+            t.label,
+        ));
+        terminated(&mut out, last, c, pod_finished, state, width);
     }
     let flag = |v: bool| {
         if v {
@@ -124,22 +169,24 @@ pub fn lines(c: &ContainerSummary, pod: &PodSummary, state: &State) -> Vec<Line<
         ],
         t.label,
     ));
-    if let Some(last) = &c.last_state {
-        let reason = if last.reason.is_empty() {
-            "Terminated"
-        } else {
-            &last.reason
-        };
-        let style = if last.exit_code == 0 { t.ok } else { t.error };
+    out.push(field("Image", vec![Span::raw(c.image.clone())], t.label));
+    if !c.command.is_empty() {
         out.push(field(
-            "Last State",
-            vec![Span::styled(
-                format!("{reason} ({})", exit_hint::exit_text(last.exit_code)),
-                style,
-            )],
+            "Command",
+            vec![Span::raw(c.command.join(" "))],
             t.label,
         ));
-        terminated(&mut out, last, c, pod_finished, state);
+    }
+    if !c.ports.is_empty() {
+        let ports: Vec<String> = c
+            .ports
+            .iter()
+            .map(|(name, port, proto)| match name {
+                Some(n) => format!("{port}/{proto} ({n})"),
+                None => format!("{port}/{proto}"),
+            })
+            .collect();
+        out.push(field("Ports", vec![Span::raw(ports.join(", "))], t.label));
     }
     for (label, probe) in [
         ("Startup", &c.probes.startup),
@@ -160,6 +207,7 @@ fn terminated(
     c: &ContainerSummary,
     pod_finished: bool,
     state: &State,
+    width: u16,
 ) {
     let t = &state.theme;
     let now = state.now;
@@ -179,13 +227,13 @@ fn terminated(
         times.push(format!("memory limit {limit}"));
     }
     if !times.is_empty() {
-        out.push(cont(vec![Span::styled(times.join(", "), t.dim)]));
+        cont(out, &times.join(", "), t.dim, width);
     }
     if let Some(h) = exit_hint::hint(term, c.kind, c.memory_limit.as_deref(), pod_finished) {
-        out.push(cont(vec![Span::styled(format!("→ {h}"), t.warn)]));
+        cont(out, &format!("→ {h}"), t.warn, width);
     }
     for (i, m) in term.message.iter().flat_map(|m| m.lines()).enumerate() {
         let prefix = if i == 0 { "message: " } else { "         " };
-        out.push(cont(vec![Span::styled(format!("{prefix}{m}"), t.error)]));
+        cont(out, &format!("{prefix}{m}"), t.error, width);
     }
 }

@@ -1,11 +1,12 @@
-//! Events about the pod, newest first: type, reason, age, count, message; Warnings highlighted.
+//! Events about the pod, newest first: type, age (`70s (x68 over 15m)`, describe's form),
+//! reason, message; Warnings highlighted.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{clock, section};
+use super::section;
 use crate::app::state::State;
 
 /// Rows the pane wants: title + one per event (at least one row for "no events").
@@ -33,25 +34,24 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         .max()
         .unwrap_or(0)
         .min(24);
+    let age_w = state
+        .events
+        .iter()
+        .map(|e| e.age_text(state.now).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(24);
     let mut lines: Vec<Line<'static>> = state
         .events
         .iter()
         .map(|e| {
             let warning = e.type_ == "Warning";
             let type_style = if warning { t.warn } else { t.dim };
-            let age = e
-                .last_timestamp
-                .map_or_else(|| "-".to_owned(), |at| clock::age(at, state.now));
-            let count = if e.count > 1 {
-                format!("×{}", e.count)
-            } else {
-                String::new()
-            };
+            let age = e.age_text(state.now);
             let reason: String = e.reason.chars().take(reason_w).collect();
             Line::from(vec![
                 Span::styled(format!("{:<8}", e.type_), type_style),
-                Span::styled(format!("{age:>6} "), t.dim),
-                Span::styled(format!("{count:>5} "), t.dim),
+                Span::styled(format!("{age:<age_w$}  "), t.dim),
                 Span::styled(
                     format!("{reason:<reason_w$}  "),
                     if warning { t.warn } else { t.label },

@@ -8,7 +8,7 @@ use ratatui::widgets::Paragraph;
 
 use super::clock;
 use crate::app::state::{Connection, State};
-use crate::model::{PodSummary, printer};
+use crate::model::PodSummary;
 
 /// Rows the header wants: identity, columns, placement, and the notice line when there is one.
 #[must_use]
@@ -73,17 +73,16 @@ fn columns(pod: &PodSummary, state: &State) -> Line<'static> {
         _ => t.error,
     };
     let ready_style = if p.ready == p.total { t.ok } else { t.warn };
-    let restarts = p.restarts_text(state.now);
-    let age = printer::age(pod.creation_timestamp, state.now);
+    let row = pod.row(state.now);
     Line::from(vec![
         Span::styled("STATUS ", t.label),
-        Span::styled(p.status.clone(), status_style),
+        Span::styled(row.status, status_style),
         Span::styled("  READY ", t.label),
-        Span::styled(p.ready_text(), ready_style),
+        Span::styled(row.ready, ready_style),
         Span::styled("  RESTARTS ", t.label),
-        Span::raw(restarts),
+        Span::raw(row.restarts),
         Span::styled("  AGE ", t.label),
-        Span::raw(age),
+        Span::raw(row.age),
     ])
 }
 
@@ -118,7 +117,7 @@ fn notice(state: &State) -> Option<String> {
             )
         } else {
             format!(
-                "deletion requested {} and still present: blocked by finalizers or an unreachable node",
+                "deleted {} but still present: finalizers or an unreachable node",
                 clock::ago(at, state.now)
             )
         })

@@ -1,8 +1,8 @@
 //! `Areas`: where each pane goes, as a pure function of the frame size and the content heights.
 //!
 //! Priorities when space is short (80×24 and below): header, footer, containers list, the
-//! selected container's detail, events, conditions (full table, then a one-line compact form,
-//! then dropped), then more detail and more events.
+//! selected container's detail (8 rows), events (4 rows), conditions in a one-line compact form,
+//! the rest of the detail, the full conditions table, then more events.
 
 use ratatui::layout::Rect;
 
@@ -56,12 +56,15 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
     let containers = take(&mut rest, wanted.containers.min(third));
     let detail_min = take(&mut rest, wanted.detail.min(DETAIL_MIN));
     let events_min = take(&mut rest, wanted.events.min(EVENTS_MIN));
-    let conditions = if rest >= wanted.conditions {
-        take(&mut rest, wanted.conditions)
-    } else {
-        take(&mut rest, wanted.conditions.min(2))
-    };
+    let compact = take(&mut rest, wanted.conditions.min(2));
     let detail_extra = take(&mut rest, wanted.detail.saturating_sub(detail_min));
+    let full_extra = wanted.conditions.saturating_sub(compact);
+    let conditions = compact
+        + if rest >= full_extra {
+            take(&mut rest, full_extra)
+        } else {
+            0
+        };
     let events_h = events_min + rest;
 
     let mut y = area.y;

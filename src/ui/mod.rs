@@ -29,7 +29,7 @@ pub fn view(frame: &mut Frame, state: &State) {
     let wanted = layout::Wanted {
         header: header::wanted(state),
         containers: containers::wanted(state),
-        detail: detail::wanted(state),
+        detail: detail::wanted(state, area.width),
         conditions: conditions::wanted(state),
         events: events::wanted(state),
     };

@@ -11,7 +11,7 @@ use podscope::ui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-
+pub mod cases;
 pub mod svg;
 
 /// A fixed clock for scripts: 2024-06-03T07:20:15Z (case 04's snapshot time).

@@ -64,7 +64,9 @@ fn look(buf: &Buffer, x: u16, y: u16) -> Look {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Renders `buf` as a standalone SVG document.
@@ -79,7 +81,10 @@ pub fn to_svg(buf: &Buffer) -> String {
         f64::from(w) * CELL_W,
         f64::from(h) * CELL_H,
     );
-    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="{DEFAULT_BG}"/>"#);
+    let _ = writeln!(
+        out,
+        r#"<rect width="100%" height="100%" fill="{DEFAULT_BG}"/>"#
+    );
     for y in 0..h {
         let top = f64::from(y) * CELL_H;
         // Background runs.
