@@ -9,10 +9,22 @@ use podscope::app::update;
 
 const SHOTS: &[(&str, &str)] = &[
     ("crashloop-oomkilled", "04-crashloop-oomkilled-jvm"),
-    ("crashloop-exit127-sidecar", "02-crashloop-exit127-metrics-sidecar"),
-    ("native-sidecar-completed", "12-native-sidecar-job-completed"),
-    ("init-crashloop", "08-init-crashloop-exit1-termination-message"),
-    ("terminating-finalizer", "21-terminating-job-tracking-finalizer"),
+    (
+        "crashloop-exit127-sidecar",
+        "02-crashloop-exit127-metrics-sidecar",
+    ),
+    (
+        "native-sidecar-completed",
+        "12-native-sidecar-job-completed",
+    ),
+    (
+        "init-crashloop",
+        "08-init-crashloop-exit1-termination-message",
+    ),
+    (
+        "terminating-finalizer",
+        "21-terminating-job-tracking-finalizer",
+    ),
 ];
 
 #[test]

@@ -125,9 +125,13 @@ fn row(
         format!(" ↻{:<3} ", c.restart_count)
     };
     let mut spans = vec![
-        Span::raw(if selected { "▶ " } else { "  " }),
-        Span::styled(format!("{:<9} ", kind_label(c.kind)), t.dim),
-        Span::styled(format!("{name:<name_w$} "), t.title),
+        Span::styled(if selected { "▶ " } else { "  " }, t.key),
+        Span::styled(format!("{:<9} ", kind_label(c.kind)), t.label),
+        Span::styled(
+            format!("{name:<name_w$}"),
+            if selected { t.selected } else { t.title },
+        ),
+        Span::raw(" "),
         Span::styled(format!("{text:<state_w$} "), style),
         ready,
         Span::raw(restarts),
@@ -150,9 +154,5 @@ fn row(
             t.dim,
         ));
     }
-    let mut line = Line::from(spans);
-    if selected {
-        line = line.style(t.selected);
-    }
-    line
+    Line::from(spans)
 }

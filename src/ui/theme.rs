@@ -22,7 +22,7 @@ pub struct Theme {
     pub warn: Style,
     /// Failures (CrashLoopBackOff, OOMKilled, non-zero exit, deleted).
     pub error: Style,
-    /// The selected container row.
+    /// The selected container's name in the list (the row also gets a `▶` marker).
     pub selected: Style,
     /// The one-line notice (pod recreated) and the status line.
     pub notice: Style,
@@ -45,7 +45,8 @@ impl Theme {
             warn: Style::new().fg(Color::Yellow),
             error: Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
             selected: Style::new()
-                .bg(Color::DarkGray)
+                .fg(Color::Black)
+                .bg(Color::Cyan)
                 .add_modifier(Modifier::BOLD),
             notice: Style::new().fg(Color::Black).bg(Color::Yellow),
             gauge: Style::new().fg(Color::Yellow),
@@ -65,7 +66,7 @@ impl Theme {
             ok: plain,
             warn: plain.add_modifier(Modifier::BOLD),
             error: plain.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-            selected: plain.add_modifier(Modifier::REVERSED),
+            selected: plain.add_modifier(Modifier::REVERSED | Modifier::BOLD),
             notice: plain.add_modifier(Modifier::REVERSED),
             gauge: plain.add_modifier(Modifier::BOLD),
             key: plain.add_modifier(Modifier::BOLD),
