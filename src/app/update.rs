@@ -5,6 +5,7 @@ use super::state::{Connection, State, initial_selection};
 use super::{Cmd, Msg};
 use crate::model::PodSummary;
 use crate::model::event::sort_newest_first;
+use crate::model::sanitize::sanitize;
 
 /// Applies one message to `state` and returns the effects for the loop to execute.
 ///
@@ -14,7 +15,8 @@ use crate::model::event::sort_newest_first;
 /// - `PodAbsent` → not found, nothing stale kept (unless the pod was seen deleted: then the last
 ///   state stays, since absence is what deletion means);
 /// - `PodDeleted` → last state kept, marked deleted at `state.now`;
-/// - `PodWatchFailed(msg)` → reconnecting with `msg`, until the next `PodApplied`/`PodAbsent`;
+/// - `PodWatchFailed(msg)` → reconnecting with `msg` (sanitised: it may quote the server), until
+///   the next `PodApplied`/`PodAbsent`;
 /// - `Tick(now)` → `now` set; dirty only if something time-dependent is displayed;
 /// - keys are resolved through [`crate::app::keymap::KEYMAP`]; `Quit` → `Cmd::Quit`.
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
@@ -55,7 +57,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         }
         Msg::PodWatchRestarted => Vec::new(),
         Msg::PodWatchFailed(reason) => {
-            state.connection = Connection::Reconnecting(reason);
+            state.connection = Connection::Reconnecting(sanitize(&reason).into_owned());
             state.dirty = true;
             Vec::new()
         }
@@ -83,7 +85,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             Vec::new()
         }
         Msg::EventsWatchFailed(reason) => {
-            state.events_error = Some(reason);
+            state.events_error = Some(sanitize(&reason).into_owned());
             state.dirty = true;
             Vec::new()
         }
