@@ -75,7 +75,6 @@ fn twenty_by_five_keeps_identity_and_status() {
 fn countdown_is_shown_and_moves_with_the_clock() {
     let mut s = crash_looping();
     let screen = text(&render(&s, 120, 40));
-    println!("{screen}");
     // finishedAt = t0 − 70 s, back-off 160 s → 90 s left.
     assert!(
         screen.contains("restart in 1m30s (back-off 2m40s)"),
@@ -100,6 +99,5 @@ fn countdown_is_shown_and_moves_with_the_clock() {
     let late = text(&render(&s, 120, 40));
     assert!(late.contains("restart overdue"), "{late}");
     let small = text(&render(&s, 80, 24));
-    println!("{small}");
     assert!(small.contains("overdue"), "{small}");
 }
