@@ -257,3 +257,88 @@ async fn kubectl_get_watch_shows_modified_status() {
     child.kill().await.expect("kill kubectl");
     sim.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streaming_list_watcher_gets_initial_events_and_end_bookmark() {
+    let (ns, name, _) = case01();
+    let sim = start_frozen(&[case("01-")]).await;
+    let api: Api<Pod> = Api::namespaced(client(&sim).await, &ns);
+    let cfg = watcher::Config::default()
+        .fields(&format!("metadata.name={name}"))
+        .streaming_lists();
+    let mut stream = watcher::watcher(api, cfg).boxed();
+    assert!(matches!(next_event(&mut stream).await, Event::Init));
+    match next_event(&mut stream).await {
+        Event::InitApply(p) => assert_eq!(p.metadata.name.as_deref(), Some(name.as_str())),
+        other => panic!("expected InitApply, got {other:?}"),
+    }
+    assert!(matches!(next_event(&mut stream).await, Event::InitDone));
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn event_watch_honours_involved_object_selector() {
+    use k8s_openapi::api::core::v1::{Event as CoreEvent, ObjectReference};
+    let (ns, name, _) = case01();
+    let sim = start_frozen(&[case("01-")]).await;
+    let api: Api<CoreEvent> = Api::namespaced(client(&sim).await, &ns);
+    let uid = sim
+        .store()
+        .pod(&ns, &name)
+        .and_then(|p| p.metadata.uid)
+        .expect("uid");
+    let selector = format!(
+        "involvedObject.name={name},involvedObject.namespace={ns},involvedObject.uid={uid}"
+    );
+    let mut stream = watcher::watcher(api, watcher::Config::default().fields(&selector)).boxed();
+    let mut initial = 0;
+    loop {
+        let ev = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("yields")
+            .expect("continues")
+            .expect("no error");
+        match ev {
+            watcher::Event::Init => {}
+            watcher::Event::InitApply(_) => initial += 1,
+            watcher::Event::InitDone => break,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    let fx = load_fixture(&case("01-")).expect("fixture");
+    assert_eq!(
+        initial,
+        fx.events.len(),
+        "every fixture event is about the pod"
+    );
+    let about = |obj: &str| CoreEvent {
+        metadata: kube::api::ObjectMeta {
+            name: Some(format!("{obj}.test")),
+            namespace: Some(ns.clone()),
+            ..Default::default()
+        },
+        involved_object: ObjectReference {
+            kind: Some("Pod".into()),
+            name: Some(obj.into()),
+            namespace: Some(ns.clone()),
+            uid: Some(uid.clone()),
+            ..Default::default()
+        },
+        reason: Some("Killing".into()),
+        ..Default::default()
+    };
+    sim.store().add_event(about("someone-else")).expect("added");
+    sim.store().add_event(about(&name)).expect("added");
+    let ev = tokio::time::timeout(Duration::from_secs(10), stream.next())
+        .await
+        .expect("yields")
+        .expect("continues")
+        .expect("no error");
+    match ev {
+        watcher::Event::Apply(e) => {
+            assert_eq!(e.involved_object.name.as_deref(), Some(name.as_str()))
+        }
+        other => panic!("expected Apply of the pod's event, got {other:?}"),
+    }
+    sim.shutdown().await;
+}

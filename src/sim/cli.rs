@@ -7,6 +7,7 @@ use color_eyre::eyre::WrapErr;
 use jiff::Timestamp;
 
 use super::{SimClock, SimConfig, Simulator};
+use crate::model::sanitize::sanitize;
 
 /// Arguments of `podscope sim`.
 #[derive(Debug, Clone, clap::Args)]
@@ -51,8 +52,8 @@ pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
     match first.as_ref().map(|f| &f.pod.metadata) {
         Some(meta) => println!(
             "try: kubectl --kubeconfig {kc} get pod {} -n {}",
-            meta.name.as_deref().unwrap_or(""),
-            meta.namespace.as_deref().unwrap_or("default")
+            sanitize(meta.name.as_deref().unwrap_or("")),
+            sanitize(meta.namespace.as_deref().unwrap_or("default"))
         ),
         None => println!("try: kubectl --kubeconfig {kc} get pods -A"),
     }
