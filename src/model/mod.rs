@@ -3,6 +3,7 @@
 //! Nothing here does IO or reads the clock; every time-dependent function takes `now`.
 
 pub mod backoff;
+mod container;
 pub mod duration;
 pub mod event;
 pub mod pod;
@@ -17,4 +18,4 @@ pub use pod::{
     ConditionSummary, ContainerKind, ContainerState, ContainerSummary, PodSummary, Probes,
     Terminated,
 };
-pub use printer::{PodPrint, PodRow};
+pub use printer::{PodPrint, PodRow, RowCondition};

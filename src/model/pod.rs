@@ -1,9 +1,14 @@
 //! `PodSummary`: the pod as podscope shows it, built once per watch event from a `Pod`.
 
-use jiff::Timestamp;
+use std::borrow::Cow;
+
+use jiff::{SignedDuration, Timestamp};
+use k8s_openapi::api::core::v1::{Pod, PodSpec, PodStatus};
 
 use super::backoff::Backoff;
-use super::printer::PodPrint;
+use super::container::{containers_in_kubelet_order, owned, time};
+use super::printer::{PodPrint, PodRow, age, print_pod};
+use super::sanitize::sanitize;
 
 /// The role of a container in the pod, in kubelet start order.
 ///
@@ -161,4 +166,103 @@ pub struct PodSummary {
     pub containers: Vec<ContainerSummary>,
     /// `status.conditions` in the order the server gave them.
     pub conditions: Vec<ConditionSummary>,
+}
+
+impl PodSummary {
+    /// Builds the summary of `pod`: every string from the cluster sanitised
+    /// ([`crate::model::sanitize`]), containers in kubelet order (init and sidecars in spec order,
+    /// then main, then ephemeral), each joined by name with its status, back-offs on the default
+    /// curve, and `print` from the server-side printer (`notes/protocols.md` §6).
+    pub fn from_pod(pod: &Pod) -> PodSummary {
+        let meta = &pod.metadata;
+        let default_spec = PodSpec::default();
+        let spec = pod.spec.as_ref().unwrap_or(&default_spec);
+        let default_status = PodStatus::default();
+        let status = pod.status.as_ref().unwrap_or(&default_status);
+
+        let containers = containers_in_kubelet_order(spec, status);
+
+        let mut print = print_pod(pod);
+        for cell in [
+            &mut print.status,
+            &mut print.ip,
+            &mut print.node,
+            &mut print.nominated_node,
+        ] {
+            if let Cow::Owned(clean) = sanitize(cell) {
+                *cell = clean;
+            }
+        }
+        let some = |s: &Option<String>| s.as_deref().map(|v| sanitize(v).into_owned());
+        PodSummary {
+            namespace: owned(&meta.namespace),
+            name: owned(&meta.name),
+            uid: owned(&meta.uid),
+            resource_version: owned(&meta.resource_version),
+            creation_timestamp: time(&meta.creation_timestamp),
+            deletion_timestamp: time(&meta.deletion_timestamp),
+            phase: owned(&status.phase),
+            reason: owned(&status.reason),
+            message: owned(&status.message),
+            node: some(&spec.node_name),
+            pod_ip: some(&status.pod_ip).or_else(|| {
+                status
+                    .pod_ips
+                    .as_ref()
+                    .and_then(|ips| ips.first())
+                    .map(|p| sanitize(&p.ip).into_owned())
+            }),
+            host_ip: some(&status.host_ip),
+            qos_class: some(&status.qos_class),
+            restart_policy: some(&spec.restart_policy).unwrap_or_else(|| "Always".to_string()),
+            termination_grace_period_seconds: spec.termination_grace_period_seconds.unwrap_or(30),
+            print,
+            containers,
+            conditions: status
+                .conditions
+                .iter()
+                .flatten()
+                .map(|c| ConditionSummary {
+                    type_: sanitize(&c.type_).into_owned(),
+                    status: sanitize(&c.status).into_owned(),
+                    reason: owned(&c.reason),
+                    message: owned(&c.message),
+                    last_transition_time: time(&c.last_transition_time),
+                })
+                .collect(),
+        }
+    }
+
+    /// The `kubectl get pod -o wide` row at `now`, from `self.print` (READY, STATUS, RESTARTS with
+    /// "(x ago)", AGE from `creation_timestamp`, wide cells).
+    pub fn row(&self, now: Timestamp) -> PodRow {
+        PodRow {
+            name: self.name.clone(),
+            ready: self.print.ready_text(),
+            status: self.print.status.clone(),
+            restarts: self.print.restarts_text(now),
+            age: age(self.creation_timestamp, now),
+            ip: self.print.ip.clone(),
+            node: self.print.node.clone(),
+            nominated_node: self.print.nominated_node.clone(),
+            readiness_gates: self.print.readiness_gates.clone(),
+        }
+    }
+
+    /// The container named `name` (any kind), if the pod has one.
+    pub fn container(&self, name: &str) -> Option<&ContainerSummary> {
+        self.containers.iter().find(|c| c.name == name)
+    }
+}
+
+impl ContainerSummary {
+    /// How long the previous instance ran: `lastState.terminated.finishedAt − startedAt`.
+    ///
+    /// `None` without a `lastState.terminated`, without either timestamp, or when `startedAt` is
+    /// the Unix epoch (the runtime never started the process, e.g. `StartError`).
+    pub fn ran_for(&self) -> Option<SignedDuration> {
+        let last = self.last_state.as_ref()?;
+        let started = last.started_at.filter(|t| *t != Timestamp::UNIX_EPOCH)?;
+        Some(last.finished_at?.duration_since(started))
+    }
 }

@@ -1,1 +1,112 @@
 //! Neutralising control and escape sequences in text from the cluster before it reaches a terminal.
+//!
+//! Names, reasons, messages and logs come from the cluster (ultimately from whoever wrote the pod
+//! spec or the container's output). A raw `ESC` could clear the screen (`ESC [ 2 J`), retitle the
+//! window (`ESC ] 0 ;`) or write the clipboard (OSC 52). Every control character is therefore
+//! replaced by a visible stand-in, so no sequence can act and the user still sees that it was there.
+
+use std::borrow::Cow;
+
+/// What to do with one character; `None` keeps it.
+fn replacement(c: char, keep_newline: bool) -> Option<char> {
+    match c {
+        '\n' if keep_newline => None,
+        '\t' => Some(' '),
+        // C0 controls → Unicode Control Pictures (U+2400 ␀ … U+241F ␟).
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + u32::from(c)),
+        // DEL → ␡.
+        '\u{7f}' => Some('\u{2421}'),
+        // C1 controls (8-bit CSI U+009B, OSC U+009D, …) → U+FFFD.
+        '\u{80}'..='\u{9f}' => Some('\u{fffd}'),
+        _ => None,
+    }
+}
+
+fn sanitize_with(s: &str, keep_newline: bool) -> Cow<'_, str> {
+    let needs_work = |c: char| replacement(c, keep_newline).is_some();
+    let Some(first) = s.find(needs_work) else {
+        return Cow::Borrowed(s);
+    };
+    let mut out = String::with_capacity(s.len() + 8);
+    out.push_str(&s[..first]);
+    let mut chars = s[first..].chars().peekable();
+    while let Some(c) = chars.next() {
+        // A CR ending a line (`\r\n`) is part of the line break in multi-line text.
+        if keep_newline && c == '\r' && chars.peek() == Some(&'\n') {
+            continue;
+        }
+        out.push(replacement(c, keep_newline).unwrap_or(c));
+    }
+    Cow::Owned(out)
+}
+
+/// Makes a single-line field (name, reason, event message, waiting message) safe to draw.
+///
+/// Every C0 control (U+0000–U+001F, incl. ESC, CR, LF, BEL, BS) becomes its Unicode Control Picture
+/// (U+2400 + code, e.g. ESC → `␛`, LF → `␊`), DEL becomes `␡` (U+2421), C1 controls
+/// (U+0080–U+009F) become `�` (U+FFFD), and TAB becomes a space. Returns the input borrowed when
+/// nothing changes.
+pub fn sanitize(s: &str) -> Cow<'_, str> {
+    sanitize_with(s, false)
+}
+
+/// Like [`sanitize`] but for multi-line text (logs, termination messages): `\n` is kept, and a CR
+/// directly before `\n` is dropped as part of a CRLF line break; any other CR is shown as `␍`.
+pub fn sanitize_multiline(s: &str) -> Cow<'_, str> {
+    sanitize_with(s, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed() {
+        for s in [
+            "",
+            "metrics-db-6c9f7d8b4-q7w2n",
+            "back-off 5m0s restarting",
+            "µs – ünïcode ✓",
+        ] {
+            assert!(matches!(sanitize(s), Cow::Borrowed(b) if b == s), "{s:?}");
+        }
+        assert!(matches!(
+            sanitize_multiline("a\nb\n"),
+            Cow::Borrowed("a\nb\n")
+        ));
+    }
+
+    #[test]
+    fn escape_sequences_cannot_act() {
+        let cases = [
+            ("\u{1b}[2J", "␛[2J"),                                  // CSI erase display
+            ("\u{1b}]0;pwned\u{7}", "␛]0;pwned␇"), // OSC window title, BEL-terminated
+            ("\u{1b}]52;c;ZXZpbA==\u{1b}\\", "␛]52;c;ZXZpbA==␛\\"), // OSC 52 clipboard write, ST-terminated
+            ("\u{9b}2J", "\u{fffd}2J"),                             // 8-bit CSI
+            ("\u{9d}0;t\u{9c}", "\u{fffd}0;t\u{fffd}"),             // 8-bit OSC … ST
+            ("a\rb", "a␍b"),
+            ("a\nb", "a␊b"),
+            ("x\u{8}y", "x␈y"),
+            ("del\u{7f}", "del␡"),
+            ("nul\u{0}", "nul␀"),
+            ("a\tb", "a b"),
+        ];
+        for (input, want) in cases {
+            let got = sanitize(input);
+            assert_eq!(got, want, "{input:?}");
+            assert!(
+                !got.chars().any(|c| c.is_control()),
+                "{got:?} still has a control"
+            );
+        }
+    }
+
+    #[test]
+    fn multiline_keeps_newlines_only() {
+        assert_eq!(sanitize_multiline("l1\nl2\u{1b}[31m\n"), "l1\nl2␛[31m\n");
+        assert_eq!(sanitize_multiline("l1\r\nl2\r\n"), "l1\nl2\n");
+        assert_eq!(sanitize_multiline("50%\r60%\n"), "50%␍60%\n");
+        assert_eq!(sanitize_multiline("a\tb\u{7}"), "a b␇");
+        assert_eq!(sanitize_multiline("end\r"), "end␍");
+    }
+}
