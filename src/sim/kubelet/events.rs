@@ -253,63 +253,7 @@ pub(crate) fn prestop_failed(fp: &str, detail: &str) -> EventSpec {
     kubelet("Warning", "FailedPreStopHook", fp, msg)
 }
 
-/// `Back-off restarting failed container <c> in pod <p>_<ns>(<uid>)`.
-pub(crate) fn backoff_event_message(container: &str, pod: &str, ns: &str, uid: &str) -> String {
-    format!("Back-off restarting failed container {container} in pod {pod}_{ns}({uid})")
-}
-
-/// `back-off <delay> restarting failed container=<c> pod=<p>_<ns>(<uid>)` (delay in Go
-/// `time.Duration` text).
-pub(crate) fn waiting_message(
-    container: &str,
-    pod: &str,
-    ns: &str,
-    uid: &str,
-    delay: std::time::Duration,
-) -> String {
-    format!(
-        "back-off {} restarting failed container={container} pod={pod}_{ns}({uid})",
-        go_duration(delay)
-    )
-}
-
-/// Go `time.Duration.String()`: `10s`, `1m20s`, `5m0s`, `1h0m0s`, `2.5s`, `500ms`, `0s`.
-pub(crate) fn go_duration(d: std::time::Duration) -> String {
-    let nanos = d.as_nanos();
-    if nanos == 0 {
-        return "0s".into();
-    }
-    if nanos < 1_000_000_000 {
-        let (unit, div) = if nanos < 1_000 {
-            ("ns", 1)
-        } else if nanos < 1_000_000 {
-            ("µs", 1_000)
-        } else {
-            ("ms", 1_000_000)
-        };
-        return format!("{}{unit}", trim_fraction(nanos, div));
-    }
-    let secs_total = d.as_secs();
-    let (h, m) = (secs_total / 3600, (secs_total % 3600) / 60);
-    let s_nanos = u128::from(secs_total % 60) * 1_000_000_000 + u128::from(d.subsec_nanos());
-    let s = format!("{}s", trim_fraction(s_nanos, 1_000_000_000));
-    match (h, m) {
-        (0, 0) => s,
-        (0, m) => format!("{m}m{s}"),
-        (h, m) => format!("{h}h{m}m{s}"),
-    }
-}
-
-fn trim_fraction(value: u128, div: u128) -> String {
-    let whole = value / div;
-    let frac = value % div;
-    if frac == 0 {
-        return whole.to_string();
-    }
-    let width = div.to_string().len() - 1;
-    let digits = format!("{frac:0width$}");
-    format!("{whole}.{}", digits.trim_end_matches('0'))
-}
+pub(crate) use crate::model::backoff::{backoff_event_message, waiting_message};
 
 #[cfg(test)]
 mod tests {
@@ -318,20 +262,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn go_duration_texts_from_protocols_5_1() {
-        let cases = [
-            (10_000, "10s"),
-            (20_000, "20s"),
-            (80_000, "1m20s"),
-            (160_000, "2m40s"),
-            (300_000, "5m0s"),
-            (60_000, "1m0s"),
-            (2_500, "2.5s"),
-            (500, "500ms"),
-            (3_600_000, "1h0m0s"),
-        ];
-        for (ms, text) in cases {
-            assert_eq!(go_duration(Duration::from_millis(ms)), text);
-        }
+    fn waiting_message_uses_go_duration_text() {
+        // protocols.md §5.1: `back-off 2m40s restarting failed container=…`.
+        let m = waiting_message("hello", "crash", "default", "u-1", Duration::from_secs(160));
+        assert_eq!(
+            m,
+            "back-off 2m40s restarting failed container=hello pod=crash_default(u-1)"
+        );
+    }
+
+    #[test]
+    fn aggregates_repeats_into_count() {
+        let mut book = EventBook::default();
+        let obj = Involved {
+            namespace: "default",
+            name: "crash",
+            uid: "u-1",
+        };
+        let t0 = Timestamp::from_second(1_700_000_000).expect("valid");
+        let t1 = Timestamp::from_second(1_700_000_010).expect("valid");
+        let a = book.record(
+            &obj,
+            "n1",
+            restart_backoff("spec.containers{hello}", "hello", &obj),
+            t0,
+        );
+        let b = book.record(
+            &obj,
+            "n1",
+            restart_backoff("spec.containers{hello}", "hello", &obj),
+            t1,
+        );
+        assert_eq!(a.metadata.name, b.metadata.name);
+        assert_eq!((a.count, b.count), (Some(1), Some(2)));
+        assert_eq!(b.last_timestamp.map(|t| t.0), Some(t1));
+        assert_eq!(b.first_timestamp.map(|t| t.0), Some(t0));
     }
 }

@@ -248,19 +248,20 @@ fn needs_pull(node: &Node, c: &ContainerRun) -> bool {
 fn begin_start(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     let image = run.containers[i].image().to_string();
     let fp = run.containers[i].field_path();
-    if run.containers[i].pull_failed_at.is_some() {
-        if let Some(d) = node.pulls.in_backoff_since_update(&pull_key(run, i), at) {
-            run.containers[i].state = RunState::Waiting {
-                reason: "ImagePullBackOff".into(),
-                message: Some(format!("Back-off pulling image \"{image}\"")),
-            };
-            node.event(run, events::pull_backoff(&fp, &image), at);
-            node.event(run, events::failed_reason(&fp, "ImagePullBackOff"), at);
-            let failed_at = run.containers[i].pull_failed_at.unwrap_or(at);
-            let retry = after(failed_at, super::backoff::to_signed(d));
-            node.schedule(run, retry, Work::Sync);
-            return;
-        }
+    let in_pull_backoff = run.containers[i]
+        .pull_failed_at
+        .and_then(|_| node.pulls.in_backoff_since_update(&pull_key(run, i), at));
+    if let Some(d) = in_pull_backoff {
+        run.containers[i].state = RunState::Waiting {
+            reason: "ImagePullBackOff".into(),
+            message: Some(format!("Back-off pulling image \"{image}\"")),
+        };
+        node.event(run, events::pull_backoff(&fp, &image), at);
+        node.event(run, events::failed_reason(&fp, "ImagePullBackOff"), at);
+        let failed_at = run.containers[i].pull_failed_at.unwrap_or(at);
+        let retry = after(failed_at, super::backoff::to_signed(d));
+        node.schedule(run, retry, Work::Sync);
+        return;
     }
     run.containers[i].busy = true;
     if needs_pull(node, &run.containers[i]) {
@@ -419,7 +420,10 @@ fn start_instance(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
         node.schedule(run, after(at, e.after), work);
     }
     probes::on_start(node, run, i, at);
-    node.schedule(run, after(at, SYNC_LATENCY), Work::Sync);
+    if !run.initialized {
+        // The start order moves on at the next sync (e.g. a sidecar without startupProbe).
+        node.schedule(run, after(at, SYNC_LATENCY), Work::Sync);
+    }
 }
 
 /// Instance `generation` of container `i` exited with `code` (`reason` Completed, Error or

@@ -262,10 +262,7 @@ impl Kubelet {
 
     /// Runs all work due at or before `now`, in time order, and returns what changed.
     pub fn advance(&mut self, now: Timestamp) -> Vec<Change> {
-        loop {
-            let Some((&(at, seq), _)) = self.node.queue.first_key_value() else {
-                break;
-            };
+        while let Some((&(at, seq), _)) = self.node.queue.first_key_value() {
             if at > now {
                 break;
             }

@@ -25,7 +25,7 @@
 //! 5. **server** — anything else: runs until stopped, answers 200 on its declared ports, exits 0
 //!    on SIGTERM.
 //!
-//! A process that exits "immediately" does so 500 ms after start ([`MIN_RUN`]), so the kubelet
+//! A process that exits "immediately" does so 100 ms after start ([`MIN_RUN`]), so the kubelet
 //! reports it Running first, as the seed's `crash` pod shows.
 
 use jiff::SignedDuration;
@@ -34,7 +34,7 @@ use k8s_openapi::api::core::v1::Container;
 use super::script;
 
 /// How long an immediately-exiting process stays up.
-pub const MIN_RUN: SignedDuration = SignedDuration::from_millis(500);
+pub const MIN_RUN: SignedDuration = SignedDuration::from_millis(100);
 
 /// One log line to emit `offset` after an instant; `stamped` lines get the Go/nginx
 /// `YYYY/MM/DD HH:MM:SS ` prefix (UTC) of their emission time.
