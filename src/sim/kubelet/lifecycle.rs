@@ -11,9 +11,10 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::events;
+use super::images::{needs_pull, pull_key};
 use super::programs::split_image;
 use super::run::{ContainerRun, PodRun, Role, RunState, Term};
-use super::{Node, Work, after, hash64, hex256, probes, termination};
+use super::{Node, Work, after, hex256, probes, termination};
 
 /// The kubelet acts on an exit (PLEG relist + pod sync) this long after it.
 pub const SYNC_LATENCY: SignedDuration = SignedDuration::from_secs(1);
@@ -190,60 +191,6 @@ fn restart_key(run: &PodRun, i: usize) -> String {
     format!("{}/{}", run.uid, run.containers[i].spec.name)
 }
 
-fn pull_key(run: &PodRun, i: usize) -> String {
-    format!(
-        "{}/{}/{}",
-        run.uid,
-        run.containers[i].spec.name,
-        run.containers[i].image()
-    )
-}
-
-/// Whether the simulated registry refuses `image` (tag or name `missing`, `doesnotexist`,
-/// `does-not-exist`, `notfound`).
-pub(crate) fn unpullable(image: &str) -> bool {
-    let (repo, tag) = split_image(image);
-    let bad = ["missing", "doesnotexist", "does-not-exist", "notfound"];
-    bad.contains(&tag) || bad.iter().any(|b| repo.rsplit('/').next() == Some(b))
-}
-
-/// Docker-style fully qualified reference, as containerd reports it.
-fn qualified(image: &str) -> String {
-    let first = image.split('/').next().unwrap_or("");
-    let has_registry =
-        image.contains('/') && (first.contains('.') || first.contains(':') || first == "localhost");
-    let full = match (has_registry, image.contains('/')) {
-        (true, _) => image.to_string(),
-        (false, true) => format!("docker.io/{image}"),
-        (false, false) => format!("docker.io/library/{image}"),
-    };
-    let (_, tag) = split_image(&full);
-    if full.ends_with(&format!(":{tag}")) || full.contains('@') {
-        full
-    } else {
-        format!("{full}:latest")
-    }
-}
-
-fn needs_pull(node: &Node, c: &ContainerRun) -> bool {
-    let image = c.image();
-    let (_, tag) = split_image(image);
-    let policy = c
-        .spec
-        .image_pull_policy
-        .as_deref()
-        .unwrap_or(if tag == "latest" {
-            "Always"
-        } else {
-            "IfNotPresent"
-        });
-    match policy {
-        "Always" => true,
-        "Never" => false,
-        _ => unpullable(image) || (tag == "latest" && !node.images.contains(image)),
-    }
-}
-
 /// First start of container `i` (or a retry after a failed pull).
 fn begin_start(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     let image = run.containers[i].image().to_string();
@@ -271,38 +218,6 @@ fn begin_start(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
         node.event(run, events::pulled_present(node.wording, &fp, &image), at);
         node.schedule(run, after(at, STEP), Work::Create(i));
     }
-}
-
-/// A simulated pull finished: `Pulled`, or `Failed` + `ErrImagePull`.
-pub(crate) fn pull_done(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
-    if run.terminating.is_some() {
-        return;
-    }
-    let image = run.containers[i].image().to_string();
-    let fp = run.containers[i].field_path();
-    if unpullable(&image) {
-        let q = qualified(&image);
-        let error = format!(
-            "rpc error: code = NotFound desc = failed to pull and unpack image \"{q}\": failed to resolve reference \"{q}\": {q}: not found"
-        );
-        node.event(run, events::pull_failed(&fp, &image, &error), at);
-        node.event(run, events::failed_reason(&fp, "ErrImagePull"), at);
-        let key = pull_key(run, i);
-        node.pulls.next(&key, at, at);
-        let c = &mut run.containers[i];
-        c.busy = false;
-        c.pull_failed_at = Some(at);
-        c.state = RunState::Waiting {
-            reason: "ErrImagePull".into(),
-            message: Some(error),
-        };
-        node.schedule(run, after(at, SYNC_LATENCY), Work::Sync);
-        return;
-    }
-    node.images.insert(image.clone());
-    let size = 10_000_000 + hash64(7, &[&image]) % 190_000_000;
-    node.event(run, events::pulled(&fp, &image, size), at);
-    node.schedule(run, at, Work::Create(i));
 }
 
 /// `Created` + `Started` of the first instance.

@@ -20,8 +20,10 @@
 //! - Deletion ([`termination`]): `Killing`, preStop, stop signal, sidecars last in reverse order,
 //!   SIGKILL at the deadline, final status, then [`Change::Removed`].
 
+mod answers;
 mod backoff;
 mod events;
+mod images;
 mod lifecycle;
 mod probes;
 mod programs;
@@ -308,7 +310,7 @@ fn dispatch(node: &mut Node, run: &mut PodRun, work: Work, at: Timestamp) -> boo
     match work {
         Work::Sandbox => lifecycle::sandbox(node, run, at),
         Work::Sync => lifecycle::sync(node, run, at),
-        Work::PullDone(c) => lifecycle::pull_done(node, run, c, at),
+        Work::PullDone(c) => images::pull_done(node, run, c, at),
         Work::Create(c) => lifecycle::create(node, run, c, at),
         Work::Exit {
             c,
