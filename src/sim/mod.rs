@@ -6,6 +6,7 @@
 
 mod cli;
 mod fixture;
+pub mod kubelet;
 mod kubeconfig;
 mod logs;
 mod object;
