@@ -24,7 +24,16 @@ fn podscope_json(sim: &Simulator, ns: &str, pod: &str, now: jiff::Timestamp) -> 
     let out = Command::new(env!("CARGO_BIN_EXE_podscope"))
         .args(["--kubeconfig"])
         .arg(sim.kubeconfig_path())
-        .args(["-n", ns, pod, "--once", "-o", "json", "--now", &now.to_string()])
+        .args([
+            "-n",
+            ns,
+            pod,
+            "--once",
+            "-o",
+            "json",
+            "--now",
+            &now.to_string(),
+        ])
         .env_remove("KUBECONFIG")
         .output()
         .expect("podscope runs");
@@ -40,13 +49,21 @@ fn podscope_json(sim: &Simulator, ns: &str, pod: &str, now: jiff::Timestamp) -> 
 async fn once_json_matches_expected_for_every_case() {
     let kubectl = common::cluster::kubectl();
     let dirs = common::cluster::case_dirs();
-    assert!(dirs.len() >= 20, "expected the case corpus, found {}", dirs.len());
+    assert!(
+        dirs.len() >= 20,
+        "expected the case corpus, found {}",
+        dirs.len()
+    );
     for dir in dirs {
         let exp = common::cases::expected(&common::cluster::case_name(&dir));
         let ns = common::cluster::namespace(&dir);
         let sim = start(&dir, exp.now).await;
         let doc = tokio::task::block_in_place(|| podscope_json(&sim, &ns, &exp.name, exp.now));
-        let case = dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_owned();
+        let case = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("?")
+            .to_owned();
         let pod = &doc["pod"];
         assert_eq!(pod["name"], exp.name.as_str(), "{case}");
         assert_eq!(pod["namespace"], ns.as_str(), "{case}");
@@ -56,19 +73,30 @@ async fn once_json_matches_expected_for_every_case() {
         assert_eq!(pod["age"], exp.age.as_str(), "{case} AGE");
 
         // Containers in kubelet order: init/sidecar (spec order), main, ephemeral.
-        let raw: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join("pod.json")).expect("pod.json"),
-        )
-        .expect("json");
+        let raw: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("pod.json")).expect("pod.json"))
+                .expect("json");
         let mut want: Vec<(String, &str)> = Vec::new();
-        for c in raw["spec"]["initContainers"].as_array().into_iter().flatten() {
-            let kind = if c["restartPolicy"] == "Always" { "sidecar" } else { "init" };
+        for c in raw["spec"]["initContainers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let kind = if c["restartPolicy"] == "Always" {
+                "sidecar"
+            } else {
+                "init"
+            };
             want.push((c["name"].as_str().unwrap_or("").to_owned(), kind));
         }
         for c in raw["spec"]["containers"].as_array().into_iter().flatten() {
             want.push((c["name"].as_str().unwrap_or("").to_owned(), "main"));
         }
-        for c in raw["spec"]["ephemeralContainers"].as_array().into_iter().flatten() {
+        for c in raw["spec"]["ephemeralContainers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
             want.push((c["name"].as_str().unwrap_or("").to_owned(), "ephemeral"));
         }
         let got: Vec<(String, &str)> = doc["containers"]
@@ -88,7 +116,12 @@ async fn once_json_matches_expected_for_every_case() {
         // Every CrashLoopBackOff container has a countdown; nothing else has one.
         for c in doc["containers"].as_array().into_iter().flatten() {
             let crashloop = c["state"]["waiting"]["reason"] == "CrashLoopBackOff";
-            assert_eq!(!c["backoff"].is_null(), crashloop, "{case}/{}: backoff presence", c["name"]);
+            assert_eq!(
+                !c["backoff"].is_null(),
+                crashloop,
+                "{case}/{}: backoff presence",
+                c["name"]
+            );
         }
 
         if let Some(kubectl) = &kubectl {
@@ -98,14 +131,29 @@ async fn once_json_matches_expected_for_every_case() {
                 .args(["get", "pod", &exp.name, "-n", &ns, "--no-headers"])
                 .output()
                 .expect("kubectl runs");
-            assert!(out.status.success(), "{case}: kubectl failed: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{case}: kubectl failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             let line = String::from_utf8_lossy(&out.stdout).to_string();
             // NAME READY STATUS RESTARTS... (RESTARTS may be "5 (70s ago)")
             let cols: Vec<&str> = line.split_whitespace().collect();
-            assert_eq!(cols[1], pod["ready"].as_str().unwrap_or(""), "{case}: kubectl READY");
-            assert_eq!(cols[2], pod["status"].as_str().unwrap_or(""), "{case}: kubectl STATUS");
+            assert_eq!(
+                cols[1],
+                pod["ready"].as_str().unwrap_or(""),
+                "{case}: kubectl READY"
+            );
+            assert_eq!(
+                cols[2],
+                pod["status"].as_str().unwrap_or(""),
+                "{case}: kubectl STATUS"
+            );
             let restarts = pod["restarts"].as_str().unwrap_or("");
-            assert!(line.contains(restarts), "{case}: kubectl RESTARTS {line:?} vs {restarts:?}");
+            assert!(
+                line.contains(restarts),
+                "{case}: kubectl RESTARTS {line:?} vs {restarts:?}"
+            );
         }
         sim.shutdown().await;
     }
@@ -128,7 +176,9 @@ async fn once_reports_a_missing_pod_like_kubectl() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains(&format!("pods \"no-such-pod\" not found in namespace \"{ns}\"")),
+        err.contains(&format!(
+            "pods \"no-such-pod\" not found in namespace \"{ns}\""
+        )),
         "{err}"
     );
     sim.shutdown().await;
@@ -163,7 +213,10 @@ fn missing_kubeconfig_file_exits_2() {
         .expect("podscope runs");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cannot read kubeconfig /nonexistent/kubeconfig"), "{err}");
+    assert!(
+        err.contains("cannot read kubeconfig /nonexistent/kubeconfig"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "one line: {err}");
 }
 
@@ -185,5 +238,8 @@ fn unreachable_server_exits_2_before_the_tui() {
         .expect("podscope runs");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cannot get pods in namespace \"default\""), "{err}");
+    assert!(
+        err.contains("cannot get pods in namespace \"default\""),
+        "{err}"
+    );
 }

@@ -30,11 +30,12 @@ fn countdown_seconds(screen: &str) -> Option<u64> {
         if let Some(d) = ch.to_digit(10) {
             num = num * 10 + u64::from(d);
         } else {
-            total += num * match ch {
-                'h' => 3600,
-                'm' => 60,
-                _ => 1,
-            };
+            total += num
+                * match ch {
+                    'h' => 3600,
+                    'm' => 60,
+                    _ => 1,
+                };
             num = 0;
         }
     }
@@ -48,7 +49,10 @@ fn wait_for(session: &str, what: &str, f: impl Fn(&str) -> bool) -> String {
         if f(&screen) {
             return screen;
         }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}; screen:\n{screen}");
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}; screen:\n{screen}"
+        );
         std::thread::sleep(Duration::from_millis(200));
     }
 }
@@ -81,15 +85,28 @@ async fn tui_shows_status_and_a_moving_countdown() {
         exp.name
     );
     tokio::task::block_in_place(|| {
-        tmux(&["new-session", "-d", "-s", &session, "-x", "120", "-y", "40", &cmd])
-            .expect("tmux starts");
+        tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "120",
+            "-y",
+            "40",
+            &cmd,
+        ])
+        .expect("tmux starts");
         let first = wait_for(&session, "STATUS and countdown", |s| {
             s.contains("CrashLoopBackOff") && countdown_seconds(s).is_some()
         });
         assert!(first.contains(&exp.name), "{first}");
         assert!(first.contains("OOMKilled"), "{first}");
         let t1 = countdown_seconds(&first).expect("countdown");
-        assert!((80..=91).contains(&t1), "countdown near 90 s at start, got {t1}: {first}");
+        assert!(
+            (80..=91).contains(&t1),
+            "countdown near 90 s at start, got {t1}: {first}"
+        );
         std::thread::sleep(Duration::from_millis(2500));
         let second = wait_for(&session, "countdown", |s| countdown_seconds(s).is_some());
         let t2 = countdown_seconds(&second).expect("countdown");

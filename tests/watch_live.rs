@@ -57,53 +57,84 @@ async fn pod_watch_follows_changes_deletion_recreation_and_expiry() {
     let task = tokio::spawn(watch_pod(api, ns.clone(), exp.name.clone(), tx.clone()));
 
     // Initial list: the case's pod as kubectl prints it.
-    let Msg::PodApplied(first) = next_matching(&mut rx, "initial pod", |m| matches!(m, Msg::PodApplied(_))).await else {
+    let Msg::PodApplied(first) =
+        next_matching(&mut rx, "initial pod", |m| matches!(m, Msg::PodApplied(_))).await
+    else {
         unreachable!()
     };
     assert_eq!(first.print.status, exp.status);
     let uid = first.uid.clone();
 
     // The container restarts: the change arrives through the watch.
-    sim.store().update_pod(&ns, &exp.name, |pod| {
-        let st = pod.status.as_mut().expect("status");
-        let cs = &mut st.container_statuses.as_mut().expect("statuses")[0];
-        cs.restart_count += 1;
-        cs.state = Some(k8s_openapi::api::core::v1::ContainerState {
-            running: Some(k8s_openapi::api::core::v1::ContainerStateRunning {
-                started_at: Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(exp.now)),
-            }),
-            ..Default::default()
-        });
-    });
-    let Msg::PodApplied(changed) = next_matching(&mut rx, "modified pod", |m| {
-        matches!(m, Msg::PodApplied(p) if p.print.status == "Running")
-    })
+    sim.store()
+        .update_pod(&ns, &exp.name, |pod| {
+            let st = pod.status.as_mut().expect("status");
+            let cs = &mut st.container_statuses.as_mut().expect("statuses")[0];
+            cs.restart_count += 1;
+            cs.state = Some(k8s_openapi::api::core::v1::ContainerState {
+                running: Some(k8s_openapi::api::core::v1::ContainerStateRunning {
+                    started_at: Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
+                        exp.now,
+                    )),
+                }),
+                ..Default::default()
+            });
+        })
+        .expect("pod updated");
+    let Msg::PodApplied(changed) = next_matching(
+        &mut rx,
+        "modified pod",
+        |m| matches!(m, Msg::PodApplied(p) if p.print.status == "Running"),
+    )
     .await
     else {
         unreachable!()
     };
-    assert_eq!(changed.containers.iter().find(|c| c.name == changed.containers[0].name).map(|c| c.restart_count), Some(6));
+    assert_eq!(
+        changed
+            .containers
+            .iter()
+            .find(|c| c.name == changed.containers[0].name)
+            .map(|c| c.restart_count),
+        Some(6)
+    );
 
     // History expires: the watcher gets 410, relists and carries on.
     sim.store().expire_history();
-    sim.store().update_pod(&ns, &exp.name, |pod| {
-        pod.metadata.labels.get_or_insert_with(Default::default).insert("touched".into(), "yes".into());
-    });
-    next_matching(&mut rx, "pod after expiry", |m| matches!(m, Msg::PodApplied(_))).await;
+    sim.store()
+        .update_pod(&ns, &exp.name, |pod| {
+            pod.metadata
+                .labels
+                .get_or_insert_with(Default::default)
+                .insert("touched".into(), "yes".into());
+        })
+        .expect("pod updated");
+    next_matching(&mut rx, "pod after expiry", |m| {
+        matches!(m, Msg::PodApplied(_))
+    })
+    .await;
 
     // Deleted: the last state arrives with the DELETED event.
-    sim.store().delete_pod(&ns, &exp.name);
-    let Msg::PodDeleted(gone) = next_matching(&mut rx, "deletion", |m| matches!(m, Msg::PodDeleted(_))).await else {
+    sim.store().delete_pod(&ns, &exp.name).expect("pod deleted");
+    let Msg::PodDeleted(gone) =
+        next_matching(&mut rx, "deletion", |m| matches!(m, Msg::PodDeleted(_))).await
+    else {
         unreachable!()
     };
     assert_eq!(gone.uid, uid);
 
     // Re-created with a new UID: the watch reports the new instance.
-    let mut pod: Pod = serde_json::from_str(&std::fs::read_to_string(dir.join("pod.json")).expect("pod.json")).expect("pod");
+    let mut pod: Pod =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("pod.json")).expect("pod.json"))
+            .expect("pod");
     pod.metadata.uid = Some("11111111-2222-3333-4444-555555555555".into());
     pod.metadata.resource_version = None;
-    sim.store().create_pod(pod);
-    let Msg::PodApplied(again) = next_matching(&mut rx, "re-created pod", |m| matches!(m, Msg::PodApplied(_))).await else {
+    sim.store().create_pod(pod).expect("pod created");
+    let Msg::PodApplied(again) = next_matching(&mut rx, "re-created pod", |m| {
+        matches!(m, Msg::PodApplied(_))
+    })
+    .await
+    else {
         unreachable!()
     };
     assert_eq!(again.uid, "11111111-2222-3333-4444-555555555555");
@@ -136,8 +167,13 @@ async fn events_watch_delivers_the_pods_events() {
     )
     .await
     .expect("connects");
-    let raw: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("events.json")).expect("events.json")).expect("json");
-    let pod: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("pod.json")).expect("pod.json")).expect("json");
+    let raw: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("events.json")).expect("events.json"),
+    )
+    .expect("json");
+    let pod: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("pod.json")).expect("pod.json"))
+            .expect("json");
     let uid = pod["metadata"]["uid"].as_str().expect("uid").to_owned();
     let want = raw["items"]
         .as_array()
@@ -148,7 +184,9 @@ async fn events_watch_delivers_the_pods_events() {
     let (tx, mut rx) = channel(64);
     let api: Api<Event> = Api::namespaced(target.client.clone(), &ns);
     let task = tokio::spawn(watch_events(api, ns.clone(), exp.name.clone(), uid, tx));
-    let Msg::EventsReset(events) = next_matching(&mut rx, "events list", |m| matches!(m, Msg::EventsReset(_))).await else {
+    let Msg::EventsReset(events) =
+        next_matching(&mut rx, "events list", |m| matches!(m, Msg::EventsReset(_))).await
+    else {
         unreachable!()
     };
     assert_eq!(events.len(), want);

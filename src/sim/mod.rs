@@ -6,8 +6,8 @@
 
 mod cli;
 mod fixture;
-pub mod kubelet;
 mod kubeconfig;
+pub mod kubelet;
 mod logs;
 mod object;
 mod query;

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 /// `assets/cases` in this repository.
 pub fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("cases")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join("cases")
 }
 
 /// Every case folder, sorted by name.
