@@ -12,6 +12,7 @@ pub mod app;
 pub mod cli;
 pub mod cluster;
 pub mod commands;
+pub mod demo;
 pub mod logging;
 pub mod model;
 pub mod sim;

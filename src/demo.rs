@@ -1,0 +1,87 @@
+//! `podscope demo`: starts the embedded simulated cluster and attaches to its crash-looping pod.
+//!
+//! Today the demo cluster serves every real-world case of `assets/cases/` with its timestamps
+//! shifted to "now", so countdowns and ages run live from each case's snapshot moment.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::cli::{AttachArgs, DemoArgs};
+use crate::sim::{SimClock, SimConfig, Simulator, load_fixture};
+
+/// The pod the demo attaches to when none is named: case 04, an OOMKilled JVM in
+/// CrashLoopBackOff with a 2m40s back-off.
+pub const DEFAULT_DEMO_POD: &str = "coord-2";
+
+/// Where the case fixtures live (compiled-in path of this source tree).
+#[must_use]
+pub fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join("cases")
+}
+
+fn fixture_dirs(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("pod.json").is_file())
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+/// Runs `podscope demo`.
+///
+/// # Errors
+/// Only for failures inside the TUI loop; a simulator that cannot start is exit code 2.
+pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
+    let root = cases_dir();
+    let fixtures = match fixture_dirs(&root) {
+        Ok(d) if !d.is_empty() => d,
+        _ => {
+            eprintln!(
+                "podscope: the demo fixtures are missing at {}; run the demo from a checkout of podscope",
+                root.display()
+            );
+            return Ok(ExitCode::from(crate::commands::EXIT_SETUP_ERROR));
+        }
+    };
+    let wanted = args
+        .pod
+        .clone()
+        .unwrap_or_else(|| DEFAULT_DEMO_POD.to_owned());
+    let namespace = fixtures
+        .iter()
+        .filter_map(|d| load_fixture(d).ok())
+        .find(|f| f.pod.metadata.name.as_deref() == Some(wanted.as_str()))
+        .and_then(|f| f.pod.metadata.namespace.clone())
+        .unwrap_or_else(|| "default".to_owned());
+    let sim = match Simulator::start(SimConfig {
+        fixtures,
+        clock: SimClock::Real,
+        shift_to_now: true,
+        ..SimConfig::default()
+    })
+    .await
+    {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("podscope: cannot start the demo cluster: {e}");
+            return Ok(ExitCode::from(crate::commands::EXIT_SETUP_ERROR));
+        }
+    };
+    let attach = AttachArgs {
+        pod: wanted,
+        namespace: Some(namespace),
+        context: None,
+        kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
+        container: None,
+        once: args.once,
+        output: args.output,
+        now: None,
+    };
+    let code = crate::commands::attach(&attach).await;
+    sim.shutdown().await;
+    code
+}
