@@ -11,6 +11,7 @@
 pub mod auth;
 mod cli;
 mod fixture;
+pub mod input;
 mod kubeconfig;
 pub mod kubelet;
 mod logs;
@@ -216,7 +217,8 @@ impl Simulator {
         };
         let app = routes::router(store.clone())
             .merge(openapi::router())
-            .layer(axum::middleware::from_fn_with_state(access, auth::check));
+            .layer(axum::middleware::from_fn_with_state(access, auth::check))
+            .layer(axum::middleware::from_fn(input::statusify));
         let acceptor = serving.as_ref().map(|s| s.acceptor.clone());
         let task = tokio::spawn(tls::serve(listener, app, acceptor, rx));
         Ok(Simulator {
