@@ -100,7 +100,7 @@ impl Default for SimConfig {
 /// Errors starting the simulator.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
-    /// The listen address is not loopback (the simulator has no authentication).
+    /// The listen address is not loopback (the simulator is a test server with a throw-away CA).
     #[error(
         "refusing to listen on {0}: the simulator only binds loopback addresses (127.0.0.0/8, ::1)"
     )]
