@@ -27,6 +27,9 @@ pub struct SimArgs {
     /// Shift fixture timestamps so each looks as at its snapshot time, relative to the clock.
     #[arg(long)]
     pub shift_to_now: bool,
+    /// Serve plain HTTP without authentication instead of HTTPS with a bearer token.
+    #[arg(long)]
+    pub insecure_http: bool,
 }
 
 /// Starts the simulator, prints its URL, kubeconfig path and a kubectl hint, and serves until
@@ -42,6 +45,8 @@ pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
         kubeconfig_out: args.kubeconfig_out.clone(),
         clock: args.now.map_or(SimClock::Real, SimClock::Frozen),
         shift_to_now: args.shift_to_now,
+        insecure_http: args.insecure_http,
+        ..SimConfig::default()
     };
     let sim = Simulator::start(cfg)
         .await

@@ -1,21 +1,29 @@
 //! The simulated cluster: a loopback Kubernetes API server (`podscope sim`, `podscope demo`).
 //!
-//! Static mode serves pods, events and logs loaded from fixture folders (`assets/cases/*/`) over
-//! plain HTTP on a loopback address, speaking the wire protocol of `notes/protocols.md` (§1 watch,
-//! §2 logs, §6 Tables, Appendix B). Tests and the demo drive changes through [`Store`].
+//! Static mode serves pods, events and logs loaded from fixture folders (`assets/cases/*/`) on a
+//! loopback address, speaking the wire protocol of `notes/protocols.md` (§1 watch, §2 logs, §6
+//! Tables, Appendix B). Tests and the demo drive changes through [`Store`].
+//!
+//! By default it serves HTTPS with a CA and certificate made at start ([`tls`]) and requires the
+//! bearer token written into its kubeconfig ([`auth`]); `insecure_http` serves plain HTTP
+//! without authentication instead.
 
+pub mod auth;
 mod cli;
 mod fixture;
+pub mod input;
 mod kubeconfig;
 pub mod kubelet;
 mod logs;
 mod object;
+mod openapi;
 mod query;
 mod routes;
 mod select;
 mod status;
 mod store;
 mod table;
+pub mod tls;
 mod watch;
 
 use std::net::SocketAddr;
@@ -67,6 +75,12 @@ pub struct SimConfig {
     /// Shift each fixture's timestamps by (clock now − its snapshot time) so it looks as it did
     /// at its snapshot, with the clock running from there.
     pub shift_to_now: bool,
+    /// Serve plain HTTP without authentication (`podscope sim --insecure-http`). Default
+    /// `false`: HTTPS with a generated CA and a bearer token (see [`tls`], [`auth`]).
+    pub insecure_http: bool,
+    /// RBAC denials for tests: `(verb, resource)` pairs answered 403 Forbidden, e.g.
+    /// `("watch", "pods")`, `("list", "events")`, `("create", "pods/exec")` (see [`auth`]).
+    pub deny: Vec<(String, String)>,
 }
 
 impl Default for SimConfig {
@@ -77,6 +91,8 @@ impl Default for SimConfig {
             kubeconfig_out: None,
             clock: SimClock::Real,
             shift_to_now: false,
+            insecure_http: false,
+            deny: Vec::new(),
         }
     }
 }
@@ -84,7 +100,7 @@ impl Default for SimConfig {
 /// Errors starting the simulator.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
-    /// The listen address is not loopback (the simulator has no authentication).
+    /// The listen address is not loopback (the simulator is a test server with a throw-away CA).
     #[error(
         "refusing to listen on {0}: the simulator only binds loopback addresses (127.0.0.0/8, ::1)"
     )]
@@ -111,11 +127,16 @@ pub enum SimError {
     /// The store refused a fixture object (e.g. two fixtures with the same pod).
     #[error("loading fixtures: {0}")]
     Store(#[from] ApiError),
+    /// The TLS certificate could not be generated.
+    #[error(transparent)]
+    Tls(#[from] tls::TlsError),
 }
 
 /// A running simulator: an HTTP server task on loopback plus the store it serves.
 pub struct Simulator {
     url: String,
+    token: Option<String>,
+    ca_pem: Option<String>,
     kubeconfig: PathBuf,
     owns_kubeconfig: bool,
     store: Store,
@@ -161,10 +182,17 @@ impl Simulator {
             addr: cfg.listen,
             source,
         })?;
+        let scheme = if cfg.insecure_http { "http" } else { "https" };
         let url = match addr {
-            SocketAddr::V4(a) => format!("http://{}:{}", a.ip(), a.port()),
-            SocketAddr::V6(a) => format!("http://[{}]:{}", a.ip(), a.port()),
+            SocketAddr::V4(a) => format!("{scheme}://{}:{}", a.ip(), a.port()),
+            SocketAddr::V6(a) => format!("{scheme}://[{}]:{}", a.ip(), a.port()),
         };
+        let serving = if cfg.insecure_http {
+            None
+        } else {
+            Some(tls::generate()?)
+        };
+        let token = serving.as_ref().map(|_| new_token());
         let (kubeconfig, owns_kubeconfig) = match &cfg.kubeconfig_out {
             Some(p) => (p.clone(), false),
             None => (
@@ -176,19 +204,27 @@ impl Simulator {
                 true,
             ),
         };
-        kubeconfig::write(&kubeconfig, &url, namespace.as_deref().unwrap_or("default"))?;
+        let ns = namespace.as_deref().unwrap_or("default");
+        let text = match (&serving, &token) {
+            (Some(s), Some(t)) => kubeconfig::render_tls(&url, ns, &s.ca_pem, t),
+            _ => kubeconfig::render(&url, ns),
+        };
+        kubeconfig::write_text(&kubeconfig, &text)?;
         let (tx, rx) = oneshot::channel::<()>();
-        let app = routes::router(store.clone());
-        let task = tokio::spawn(async move {
-            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
-                let _ = rx.await;
-            });
-            if let Err(e) = serve.await {
-                tracing::warn!("simulator server ended: {e}");
-            }
-        });
+        let access = auth::Access {
+            token: token.clone(),
+            deny: std::sync::Arc::new(cfg.deny.clone()),
+        };
+        let app = routes::router(store.clone())
+            .merge(openapi::router())
+            .layer(axum::middleware::from_fn_with_state(access, auth::check))
+            .layer(axum::middleware::from_fn(input::statusify));
+        let acceptor = serving.as_ref().map(|s| s.acceptor.clone());
+        let task = tokio::spawn(tls::serve(listener, app, acceptor, rx));
         Ok(Simulator {
             url,
+            token,
+            ca_pem: serving.map(|s| s.ca_pem),
             kubeconfig,
             owns_kubeconfig,
             store,
@@ -197,9 +233,19 @@ impl Simulator {
         })
     }
 
-    /// The server URL, e.g. `http://127.0.0.1:41234`.
+    /// The server URL, e.g. `https://127.0.0.1:41234` (`http://…` with `insecure_http`).
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// The bearer token the server requires (HTTPS mode); `None` with `insecure_http`.
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// The CA certificate (PEM) that signed the serving certificate; `None` with `insecure_http`.
+    pub fn ca_pem(&self) -> Option<&str> {
+        self.ca_pem.as_deref()
     }
 
     /// The kubeconfig file pointing at this simulator.
@@ -227,6 +273,15 @@ impl Simulator {
             task.abort();
         }
     }
+}
+
+/// A random 32-hex-digit bearer token for one simulator run.
+fn new_token() -> String {
+    use rand::Rng as _;
+    let mut rng = rand::rng();
+    (0..16)
+        .map(|_| format!("{:02x}", rng.random::<u8>()))
+        .collect()
 }
 
 impl Drop for Simulator {

@@ -21,6 +21,9 @@ use super::{logs, table, watch};
 pub fn router(store: Store) -> Router {
     Router::new()
         .route("/version", only_get(get(version)))
+        .route("/healthz", only_get(get(healthz)))
+        .route("/livez", only_get(get(healthz)))
+        .route("/readyz", only_get(get(healthz)))
         .route("/api", only_get(get(api_versions)))
         .route("/apis", only_get(get(api_groups)))
         .route("/api/v1", only_get(get(api_v1_resources)))
@@ -64,6 +67,11 @@ async fn version() -> Response {
             "platform": "linux/amd64"
         }),
     )
+}
+
+/// `/healthz`, `/livez`, `/readyz`: `200 ok` in plain text, as kube-apiserver answers.
+async fn healthz() -> &'static str {
+    "ok"
 }
 
 async fn api_versions() -> Response {

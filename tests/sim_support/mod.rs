@@ -59,12 +59,14 @@ pub fn kubectl() -> Option<PathBuf> {
 }
 
 /// Starts the simulator on port 0 with `dirs`, the clock frozen at the first one's snapshot time.
+/// Plain HTTP (`insecure_http`), so [`raw_get`] can talk to it without TLS or a token.
 pub async fn start_frozen(dirs: &[PathBuf]) -> Simulator {
     let fx = load_fixture(&dirs[0]).expect("fixture loads");
     let snapshot = fx.snapshot_time.expect("expected.md has a snapshot time");
     Simulator::start(SimConfig {
         fixtures: dirs.to_vec(),
         clock: SimClock::Frozen(snapshot),
+        insecure_http: true,
         ..SimConfig::default()
     })
     .await

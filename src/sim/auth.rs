@@ -1,0 +1,248 @@
+//! Authentication (bearer token) and a test knob for RBAC denials, as one axum middleware.
+//!
+//! HTTPS mode: every request except `/healthz`, `/livez`, `/readyz`, `/version` (and their
+//! sub-paths) must carry `Authorization: Bearer <token>`; otherwise 401 with the API server's
+//! body `{"kind":"Status",…,"message":"Unauthorized","reason":"Unauthorized","code":401}`.
+//! Plain-HTTP mode requires nothing (kubectl sends no credentials over http, see
+//! `notes/protocols.md` top).
+//!
+//! Authorization: each resource request is mapped to the API server's request attributes (verb,
+//! resource[/subresource], namespace, name — as kube-apiserver's `RequestInfoFactory` does for
+//! the paths the simulator serves) and answered 403 Forbidden when `(verb, resource)` is in the
+//! deny list, worded as `responsewriters.Forbidden` does:
+//! `pods "x" is forbidden: User "podscope-sim" cannot get resource "pods" in API group "" in the namespace "ns"`.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{Method, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::query::Query;
+use super::status::ApiError;
+
+/// The user name the simulator's token authenticates as (used in Forbidden messages).
+pub const USER: &str = "podscope-sim";
+
+/// Paths answered without credentials (prefix match on whole segments).
+pub const PUBLIC_PATHS: [&str; 4] = ["/healthz", "/livez", "/readyz", "/version"];
+
+/// Who may do what: the expected bearer token (`None` = no authentication) and denied
+/// `(verb, resource)` pairs, e.g. `("watch", "pods")`, `("get", "pods/log")`.
+#[derive(Debug, Clone, Default)]
+pub struct Access {
+    /// The bearer token required on non-public paths; `None` disables authentication.
+    pub token: Option<String>,
+    /// Denied `(verb, resource)` pairs; verbs as in RBAC (`get`, `list`, `watch`, `create`,
+    /// `update`, `patch`, `delete`, `deletecollection`), resources with subresource
+    /// (`pods/exec`).
+    pub deny: Arc<Vec<(String, String)>>,
+}
+
+/// The authorization attributes of one resource request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attributes {
+    /// RBAC verb: `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, `deletecollection`.
+    pub verb: &'static str,
+    /// Resource, e.g. `pods`, `events`, `namespaces`.
+    pub resource: String,
+    /// Subresource, e.g. `log`, `exec`, `portforward`, `status`, `ephemeralcontainers`; empty if none.
+    pub subresource: String,
+    /// Namespace; empty for cluster-scoped requests.
+    pub namespace: String,
+    /// Object name; empty for collections.
+    pub name: String,
+}
+
+impl Attributes {
+    /// `resource` or `resource/subresource`, as written in RBAC rules.
+    pub fn full_resource(&self) -> String {
+        if self.subresource.is_empty() {
+            self.resource.clone()
+        } else {
+            format!("{}/{}", self.resource, self.subresource)
+        }
+    }
+
+    /// The 403 the API server answers when this request is denied to `user`.
+    pub fn forbidden(&self, user: &str) -> ApiError {
+        let scope = if self.namespace.is_empty() {
+            "at the cluster scope".to_string()
+        } else {
+            format!("in the namespace \"{}\"", self.namespace)
+        };
+        let why = format!(
+            "User \"{user}\" cannot {} resource \"{}\" in API group \"\" {scope}",
+            self.verb,
+            self.full_resource()
+        );
+        let message = if self.name.is_empty() {
+            format!("{} is forbidden: {why}", self.resource)
+        } else {
+            format!("{} \"{}\" is forbidden: {why}", self.resource, self.name)
+        };
+        ApiError {
+            code: 403,
+            reason: "Forbidden",
+            message,
+        }
+    }
+}
+
+/// Maps a request to its attributes; `None` for non-resource paths (discovery, `/version`,
+/// `/openapi/…`, health) and for paths outside `/api/v1`.
+pub fn attributes(method: &Method, path: &str, query: Option<&str>) -> Option<Attributes> {
+    let rest = path.strip_prefix("/api/v1/")?;
+    let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
+    let (namespace, parts) = match parts.as_slice() {
+        ["namespaces", ns] => ((*ns).to_string(), vec!["namespaces", ns]),
+        ["namespaces", ns, tail @ ..] => ((*ns).to_string(), tail.to_vec()),
+        other => (String::new(), other.to_vec()),
+    };
+    let (resource, name, subresource) = match parts.as_slice() {
+        [r] => (*r, "", ""),
+        [r, n] => (*r, *n, ""),
+        [r, n, s] => (*r, *n, *s),
+        _ => return None,
+    };
+    let watch = Query::parse(query).flag("watch").unwrap_or(false);
+    let verb = match *method {
+        Method::GET | Method::HEAD if watch => "watch",
+        Method::GET | Method::HEAD if name.is_empty() => "list",
+        Method::GET | Method::HEAD => "get",
+        Method::POST => "create",
+        Method::PUT => "update",
+        Method::PATCH => "patch",
+        Method::DELETE if name.is_empty() => "deletecollection",
+        Method::DELETE => "delete",
+        _ => return None,
+    };
+    Some(Attributes {
+        verb,
+        resource: resource.to_string(),
+        subresource: subresource.to_string(),
+        namespace,
+        name: name.to_string(),
+    })
+}
+
+/// 401 Unauthorized exactly as kube-apiserver writes it.
+pub fn unauthorized() -> ApiError {
+    ApiError {
+        code: 401,
+        reason: "Unauthorized",
+        message: "Unauthorized".to_string(),
+    }
+}
+
+fn is_public(path: &str) -> bool {
+    PUBLIC_PATHS.iter().any(|p| {
+        path.strip_prefix(p)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
+}
+
+fn bearer_ok(req: &Request, token: &str) -> bool {
+    req.headers()
+        .get_all(header::AUTHORIZATION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| {
+            let (scheme, cred) = v.trim().split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then_some(cred.trim())
+        })
+        .any(|cred| constant_time_eq(cred.as_bytes(), token.as_bytes()))
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The middleware: authenticate, then authorize against the deny list, then run the route.
+pub async fn check(State(access): State<Access>, req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_string();
+    if let Some(token) = &access.token
+        && !is_public(&path)
+        && !bearer_ok(&req, token)
+    {
+        return unauthorized().into_response();
+    }
+    if !access.deny.is_empty()
+        && let Some(attrs) = attributes(req.method(), &path, req.uri().query())
+    {
+        let full = attrs.full_resource();
+        if access
+            .deny
+            .iter()
+            .any(|(v, r)| v == attrs.verb && *r == full)
+        {
+            return attrs.forbidden(USER).into_response();
+        }
+    }
+    next.run(req).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_requests_like_the_apiserver() {
+        let a = attributes(&Method::GET, "/api/v1/namespaces/ns/pods/x", None).expect("resource");
+        assert_eq!((a.verb, a.full_resource().as_str()), ("get", "pods"));
+        let w = attributes(
+            &Method::GET,
+            "/api/v1/namespaces/ns/pods",
+            Some("&watch=true&fieldSelector=metadata.name%3Dx"),
+        )
+        .expect("resource");
+        assert_eq!((w.verb, w.name.as_str()), ("watch", ""));
+        let e =
+            attributes(&Method::POST, "/api/v1/namespaces/ns/pods/x/exec", None).expect("resource");
+        assert_eq!(
+            (e.verb, e.full_resource().as_str()),
+            ("create", "pods/exec")
+        );
+        let n = attributes(&Method::GET, "/api/v1/namespaces/ns", None).expect("resource");
+        assert_eq!(
+            (
+                n.verb,
+                n.resource.as_str(),
+                n.name.as_str(),
+                n.namespace.as_str()
+            ),
+            ("get", "namespaces", "ns", "ns")
+        );
+        assert!(attributes(&Method::GET, "/api/v1", None).is_none());
+        assert!(attributes(&Method::GET, "/openapi/v3", None).is_none());
+    }
+
+    #[test]
+    fn forbidden_messages_match_kube_apiserver() {
+        let a = attributes(&Method::GET, "/api/v1/namespaces/ns/pods/x", None).expect("resource");
+        assert_eq!(
+            a.forbidden(USER).message,
+            "pods \"x\" is forbidden: User \"podscope-sim\" cannot get resource \"pods\" in API group \"\" in the namespace \"ns\""
+        );
+        let l = attributes(&Method::GET, "/api/v1/namespaces/ns/pods", None).expect("resource");
+        assert_eq!(
+            l.forbidden(USER).message,
+            "pods is forbidden: User \"podscope-sim\" cannot list resource \"pods\" in API group \"\" in the namespace \"ns\""
+        );
+        let c = attributes(&Method::GET, "/api/v1/pods", None).expect("resource");
+        assert!(
+            c.forbidden(USER)
+                .message
+                .ends_with("cannot list resource \"pods\" in API group \"\" at the cluster scope")
+        );
+    }
+
+    #[test]
+    fn public_paths_are_whole_segments() {
+        assert!(is_public("/healthz"));
+        assert!(is_public("/livez/ping"));
+        assert!(!is_public("/versionx"));
+        assert!(!is_public("/api/v1/pods"));
+    }
+}

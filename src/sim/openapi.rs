@@ -1,0 +1,233 @@
+//! `/openapi/v3`: the OpenAPI v3 discovery index and the `api/v1` document, enough for kubectl
+//! to validate Pod manifests (`kubectl create -f`, `kubectl apply -f` without
+//! `--validate=false`) and for `kubectl explain pod.spec.containers`.
+//!
+//! How kubectl (1.27+) uses it [cap, kubectl 1.32]: `create`/`apply` first `GET /openapi/v3`,
+//! then the `api/v1` document at its `serverRelativeURL`, and look for a PATCH operation tagged
+//! with `x-kubernetes-group-version-kind` = the manifest's kind that lists the `fieldValidation`
+//! query parameter. Found → validation is left to the server and kubectl sends the object with
+//! `?fieldValidation=Strict`; not found → kubectl validates locally against the schemas. Without
+//! `/openapi/v3` kubectl falls back to `/openapi/v2`, which it only reads as protobuf, and then
+//! fails with "failed to download openapi". `/openapi/v2` is therefore not served (404).
+//!
+//! The schemas (`assets/openapi/core-v1-pod-schemas.json`: Pod, PodList, Status and all they
+//! reference, with upstream descriptions) are generated from k8s-openapi's `schemars`
+//! implementations by `assets/openapi/generate`; the paths below are written here after the
+//! shape of kube-apiserver's `api/v1` document.
+
+use std::sync::OnceLock;
+
+use axum::Router;
+use axum::extract::RawQuery;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::{Value, json};
+
+use super::status::ApiError;
+
+/// The generated `components.schemas` (see the module docs).
+const SCHEMAS: &str = include_str!("../../assets/openapi/core-v1-pod-schemas.json");
+
+/// The routes `/openapi/v3` and `/openapi/v3/api/v1`; merge into the main router.
+pub fn router() -> Router {
+    Router::new()
+        .route("/openapi/v3", get(index))
+        .route("/openapi/v3/api/v1", get(api_v1))
+}
+
+/// The `api/v1` document (JSON text) and its hash (16 uppercase hex digits, FNV-1a 64).
+fn document() -> &'static (String, String) {
+    static DOC: OnceLock<(String, String)> = OnceLock::new();
+    DOC.get_or_init(|| {
+        let schemas: Value = serde_json::from_str(SCHEMAS).unwrap_or_else(|e| {
+            tracing::error!("embedded OpenAPI schemas are invalid: {e}");
+            json!({})
+        });
+        let doc = json!({
+            "openapi": "3.0.0",
+            "info": {"title": "Kubernetes", "version": "v1.33.0"},
+            "paths": paths(),
+            "components": {"schemas": schemas},
+        });
+        let text = serde_json::to_string(&doc).unwrap_or_else(|_| "{}".to_string());
+        let hash = format!("{:016X}", fnv1a(text.as_bytes()));
+        (text, hash)
+    })
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+async fn index() -> Response {
+    let (_, hash) = document();
+    let body = json!({"paths": {"api/v1": {"serverRelativeURL": format!("/openapi/v3/api/v1?hash={hash}")}}});
+    super::status::json_response(StatusCode::OK, &body)
+}
+
+/// The document; with a matching `hash` it is immutable (as kube-apiserver marks it).
+async fn api_v1(RawQuery(q): RawQuery) -> Response {
+    let (text, hash) = document();
+    let q = super::query::Query::parse(q.as_deref());
+    let cache = match q.get("hash") {
+        Some(h) if h == hash => "public, immutable",
+        Some(_) => return ApiError::no_route().into_response(),
+        None => "no-cache, private",
+    };
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, cache),
+        ],
+        text.clone(),
+    )
+        .into_response()
+}
+
+fn schema_ref(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+fn query_param(name: &str, description: &str) -> Value {
+    json!({"name": name, "in": "query", "description": description, "schema": {"type": "string", "uniqueItems": true}})
+}
+
+fn path_param(name: &str, description: &str) -> Value {
+    json!({"name": name, "in": "path", "description": description, "required": true, "schema": {"type": "string", "uniqueItems": true}})
+}
+
+fn pod_gvk() -> Value {
+    json!({"group": "", "version": "v1", "kind": "Pod"})
+}
+
+fn ok(schema: &str, codes: &[&str]) -> Value {
+    let mut r = serde_json::Map::new();
+    for c in codes {
+        r.insert(
+            (*c).to_string(),
+            json!({"description": "OK", "content": {"application/json": {"schema": schema_ref(schema)}}}),
+        );
+    }
+    r.insert("401".into(), json!({"description": "Unauthorized"}));
+    Value::Object(r)
+}
+
+/// One operation: `action` is the `x-kubernetes-action` (`get`, `list`, `post`, `put`, `patch`,
+/// `delete`), `body` the request body schema if any.
+fn op(id: &str, action: &str, params: Vec<Value>, body: Option<Value>, resp: Value) -> Value {
+    let mut o = json!({
+        "tags": ["core_v1"], "operationId": id, "parameters": params, "responses": resp,
+        "x-kubernetes-action": action, "x-kubernetes-group-version-kind": pod_gvk(),
+    });
+    if let Some(b) = body {
+        o["requestBody"] = b;
+    }
+    o
+}
+
+fn write_params() -> Vec<Value> {
+    vec![
+        query_param(
+            "dryRun",
+            "When present, indicates that modifications should not be persisted.",
+        ),
+        query_param(
+            "fieldManager",
+            "fieldManager is a name associated with the actor or entity that is making these changes.",
+        ),
+        query_param(
+            "fieldValidation",
+            "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields. Valid values are: Ignore, Warn, Strict.",
+        ),
+    ]
+}
+
+/// The Pod paths of kube-apiserver's `api/v1` document (collection and item), each operation
+/// tagged with its kind and action; the write operations list `fieldValidation`.
+fn paths() -> Value {
+    let ns = path_param(
+        "namespace",
+        "object name and auth scope, such as for teams and projects",
+    );
+    let name = path_param("name", "name of the Pod");
+    let pretty = query_param("pretty", "If 'true', then the output is pretty printed.");
+    let pod_body = json!({"content": {"*/*": {"schema": schema_ref("io.k8s.api.core.v1.Pod")}}, "required": true});
+    let patch_body = json!({"content": {
+        "application/json-patch+json": {"schema": {"type": "object"}},
+        "application/merge-patch+json": {"schema": {"type": "object"}},
+        "application/strategic-merge-patch+json": {"schema": {"type": "object"}},
+        "application/apply-patch+yaml": {"schema": {"type": "object"}},
+    }, "required": true});
+    let mut patch_params = write_params();
+    patch_params.push(query_param(
+        "force",
+        "Force is going to \"force\" Apply requests.",
+    ));
+    json!({
+        "/api/v1/namespaces/{namespace}/pods": {
+            "parameters": [ns, pretty],
+            "get": op("listCoreV1NamespacedPod", "list",
+                vec![query_param("fieldSelector", "A selector to restrict the list of returned objects by their fields."),
+                     query_param("labelSelector", "A selector to restrict the list of returned objects by their labels."),
+                     query_param("watch", "Watch for changes to the described resources.")],
+                None, ok("io.k8s.api.core.v1.PodList", &["200"])),
+            "post": op("createCoreV1NamespacedPod", "post", write_params(), Some(pod_body.clone()),
+                ok("io.k8s.api.core.v1.Pod", &["200", "201", "202"])),
+        },
+        "/api/v1/namespaces/{namespace}/pods/{name}": {
+            "parameters": [name, ns, pretty],
+            "get": op("readCoreV1NamespacedPod", "get", vec![], None, ok("io.k8s.api.core.v1.Pod", &["200"])),
+            "put": op("replaceCoreV1NamespacedPod", "put", write_params(), Some(pod_body),
+                ok("io.k8s.api.core.v1.Pod", &["200", "201"])),
+            "patch": op("patchCoreV1NamespacedPod", "patch", patch_params, Some(patch_body),
+                ok("io.k8s.api.core.v1.Pod", &["200", "201"])),
+            "delete": op("deleteCoreV1NamespacedPod", "delete",
+                vec![query_param("gracePeriodSeconds", "The duration in seconds before the object should be deleted.")],
+                None, ok("io.k8s.api.core.v1.Pod", &["200", "202"])),
+        },
+        "/api/v1/pods": {
+            "parameters": [pretty_all()],
+            "get": op("listCoreV1PodForAllNamespaces", "list", vec![], None, ok("io.k8s.api.core.v1.PodList", &["200"])),
+        },
+    })
+}
+
+fn pretty_all() -> Value {
+    query_param("pretty", "If 'true', then the output is pretty printed.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_has_pod_schema_and_a_validating_patch() {
+        let (text, hash) = document();
+        let doc: Value = serde_json::from_str(text).expect("json");
+        let pod = &doc["components"]["schemas"]["io.k8s.api.core.v1.Pod"];
+        assert_eq!(pod["x-kubernetes-group-version-kind"][0]["kind"], "Pod");
+        let patch = &doc["paths"]["/api/v1/namespaces/{namespace}/pods/{name}"]["patch"];
+        assert_eq!(patch["x-kubernetes-group-version-kind"]["kind"], "Pod");
+        assert!(
+            patch["parameters"]
+                .as_array()
+                .expect("params")
+                .iter()
+                .any(|p| p["name"] == "fieldValidation")
+        );
+        // Every $ref resolves inside the document.
+        let refs = regex::Regex::new(r##""\$ref":"#/components/schemas/([^"]+)""##).expect("re");
+        for c in refs.captures_iter(text) {
+            let name = &c[1];
+            assert!(
+                doc["components"]["schemas"].get(name).is_some(),
+                "dangling $ref {name}"
+            );
+        }
+        assert_eq!(hash.len(), 16);
+    }
+}
