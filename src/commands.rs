@@ -69,8 +69,9 @@ async fn run_tui(target: Target, args: &AttachArgs) -> color_eyre::Result<ExitCo
     #[allow(clippy::disallowed_methods)] // the initial clock reading; the loop ticks afterwards
     let now = args.now.unwrap_or_else(Timestamp::now);
     let (tx, rx) = tokio::sync::mpsc::channel(CHANNEL_CAPACITY);
-    let mut state = crate::app::State::new(&target.namespace, &target.pod, now);
-    state.select_container(args.container.as_deref());
+    let theme = crate::ui::theme::Theme::from_env();
+    let mut state = crate::app::State::new(&target.namespace, &target.pod, now, theme);
+    state.preferred_container.clone_from(&args.container);
     let session = Session::start(target, tx);
     crate::app::run::run(state, rx, session).await?;
     Ok(ExitCode::SUCCESS)

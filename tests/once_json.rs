@@ -38,14 +38,14 @@ fn podscope_json(sim: &Simulator, ns: &str, pod: &str, now: jiff::Timestamp) -> 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn once_json_matches_expected_for_every_case() {
-    let kubectl = common::kubectl();
-    let dirs = common::case_dirs();
+    let kubectl = common::cluster::kubectl();
+    let dirs = common::cluster::case_dirs();
     assert!(dirs.len() >= 20, "expected the case corpus, found {}", dirs.len());
     for dir in dirs {
-        let exp = common::expected(&dir);
-        let ns = common::namespace(&dir);
-        let sim = start(&dir, exp.snapshot).await;
-        let doc = tokio::task::block_in_place(|| podscope_json(&sim, &ns, &exp.name, exp.snapshot));
+        let exp = common::cases::expected(&common::cluster::case_name(&dir));
+        let ns = common::cluster::namespace(&dir);
+        let sim = start(&dir, exp.now).await;
+        let doc = tokio::task::block_in_place(|| podscope_json(&sim, &ns, &exp.name, exp.now));
         let case = dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_owned();
         let pod = &doc["pod"];
         assert_eq!(pod["name"], exp.name.as_str(), "{case}");
@@ -113,10 +113,10 @@ async fn once_json_matches_expected_for_every_case() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn once_reports_a_missing_pod_like_kubectl() {
-    let dir = common::case_dirs().remove(0);
-    let exp = common::expected(&dir);
-    let ns = common::namespace(&dir);
-    let sim = start(&dir, exp.snapshot).await;
+    let dir = common::cluster::case_dirs().remove(0);
+    let exp = common::cases::expected(&common::cluster::case_name(&dir));
+    let ns = common::cluster::namespace(&dir);
+    let sim = start(&dir, exp.now).await;
     let out = tokio::task::block_in_place(|| {
         Command::new(env!("CARGO_BIN_EXE_podscope"))
             .arg("--kubeconfig")

@@ -30,14 +30,14 @@ async fn next_matching(rx: &mut Receiver<Msg>, what: &str, f: impl Fn(&Msg) -> b
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pod_watch_follows_changes_deletion_recreation_and_expiry() {
-    let dir = common::cases_dir().join(CASE);
-    let exp = common::expected(&dir);
-    let ns = common::namespace(&dir);
+    let dir = common::cluster::cases_dir().join(CASE);
+    let exp = common::cases::expected(&common::cluster::case_name(&dir));
+    let ns = common::cluster::namespace(&dir);
     let sim = Simulator::start(SimConfig {
         fixtures: vec![dir.clone()],
         listen: "127.0.0.1:0".parse().expect("addr"),
         kubeconfig_out: None,
-        clock: SimClock::Frozen(exp.snapshot),
+        clock: SimClock::Frozen(exp.now),
         shift_to_now: false,
     })
     .await
@@ -70,7 +70,7 @@ async fn pod_watch_follows_changes_deletion_recreation_and_expiry() {
         cs.restart_count += 1;
         cs.state = Some(k8s_openapi::api::core::v1::ContainerState {
             running: Some(k8s_openapi::api::core::v1::ContainerStateRunning {
-                started_at: Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(exp.snapshot)),
+                started_at: Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(exp.now)),
             }),
             ..Default::default()
         });
@@ -114,14 +114,14 @@ async fn pod_watch_follows_changes_deletion_recreation_and_expiry() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn events_watch_delivers_the_pods_events() {
-    let dir = common::cases_dir().join(CASE);
-    let exp = common::expected(&dir);
-    let ns = common::namespace(&dir);
+    let dir = common::cluster::cases_dir().join(CASE);
+    let exp = common::cases::expected(&common::cluster::case_name(&dir));
+    let ns = common::cluster::namespace(&dir);
     let sim = Simulator::start(SimConfig {
         fixtures: vec![dir.clone()],
         listen: "127.0.0.1:0".parse().expect("addr"),
         kubeconfig_out: None,
-        clock: SimClock::Frozen(exp.snapshot),
+        clock: SimClock::Frozen(exp.now),
         shift_to_now: false,
     })
     .await

@@ -2,6 +2,7 @@
 //! `run` is the only impure file: terminal, input, tick, channel, draw.
 
 pub mod cmd;
+pub mod keymap;
 pub mod msg;
 pub mod run;
 pub mod state;

@@ -1,1 +1,94 @@
-//! The impure loop (terminal, input, tick, channel, draw).
+//! The impure loop: terminal, input, the 1 Hz clock, signals, the message channel, drawing.
+//!
+//! The only place in `app/` and `ui/` that reads the clock (`Timestamp::now` for `Msg::Tick`).
+
+use std::time::Duration;
+
+use color_eyre::eyre::WrapErr;
+use crossterm::event::{Event, EventStream};
+use futures::StreamExt;
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::mpsc::Receiver;
+
+use super::{Cmd, Msg, State, update};
+use crate::cluster::Session;
+
+/// How often the clock ticks (ages, "x ago" and countdowns move once a second).
+pub const TICK_INTERVAL: Duration = Duration::from_secs(1);
+/// Most queued messages applied before one draw (bounds latency under a burst).
+pub const DRAIN_MAX: usize = 64;
+
+/// Runs the TUI until `q`/Ctrl-C, SIGTERM/SIGHUP, or the input stream ends.
+///
+/// Call after `color_eyre::install()`; `ratatui::init` chains its panic hook after it, and
+/// `ratatui::restore` runs on every return path here.
+///
+/// # Errors
+/// Drawing to the terminal or installing the signal handlers failed.
+pub async fn run(
+    mut state: State,
+    mut rx: Receiver<Msg>,
+    mut session: Session,
+) -> color_eyre::Result<()> {
+    let mut terminal = ratatui::init();
+    let result = event_loop(&mut terminal, &mut state, &mut rx, &mut session).await;
+    ratatui::restore();
+    result
+}
+
+async fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    state: &mut State,
+    rx: &mut Receiver<Msg>,
+    session: &mut Session,
+) -> color_eyre::Result<()> {
+    let mut input = EventStream::new();
+    let mut tick = tokio::time::interval(TICK_INTERVAL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut sigterm = signal(SignalKind::terminate()).wrap_err("installing SIGTERM handler")?;
+    let mut sighup = signal(SignalKind::hangup()).wrap_err("installing SIGHUP handler")?;
+    let mut channel_open = true;
+    loop {
+        if state.dirty {
+            terminal
+                .draw(|frame| crate::ui::view(frame, state))
+                .wrap_err("drawing the screen")?;
+            state.dirty = false;
+        }
+        let first = tokio::select! {
+            biased;
+            event = input.next() => match event {
+                Some(Ok(Event::Key(key))) => Msg::Key(key),
+                Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e).wrap_err("reading terminal input"),
+                None => return Ok(()),
+            },
+            _ = sigterm.recv() => Msg::Quit,
+            _ = sighup.recv() => Msg::Quit,
+            _ = tick.tick() => Msg::Tick(jiff::Timestamp::now()),
+            msg = rx.recv(), if channel_open => match msg {
+                Some(msg) => msg,
+                None => {
+                    channel_open = false;
+                    continue;
+                }
+            },
+        };
+        let mut batch = vec![first];
+        while batch.len() < DRAIN_MAX {
+            match rx.try_recv() {
+                Ok(msg) => batch.push(msg),
+                Err(_) => break,
+            }
+        }
+        for msg in batch {
+            for cmd in update(state, msg) {
+                if cmd == Cmd::Quit {
+                    return Ok(());
+                }
+                session.execute(&cmd);
+            }
+        }
+    }
+}

@@ -1,5 +1,118 @@
-//! `State`: everything the view needs, owned by the loop.
+//! `State`: everything the view needs, owned by the loop and changed only by `update`.
 
-/// The whole application state (filled in by the TUI work).
-#[derive(Debug, Default)]
-pub struct State {}
+use jiff::Timestamp;
+
+use crate::model::{ContainerState, EventSummary, PodSummary};
+use crate::ui::theme::Theme;
+
+/// The state of the pod watch, as the header shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Connection {
+    /// Started, no answer from the API server yet.
+    Connecting,
+    /// The watch is running and the pod exists.
+    Live,
+    /// The watch failed and is retrying with back-off; the text names the cause.
+    Reconnecting(String),
+    /// A full list did not contain the pod: waiting for it to appear.
+    NotFound,
+    /// The watch saw DELETED at `at` (the `now` of that moment); the last state is kept.
+    Deleted {
+        /// When podscope saw the deletion.
+        at: Timestamp,
+    },
+}
+
+/// The whole application state.
+#[derive(Debug, Clone)]
+pub struct State {
+    /// The target pod's namespace.
+    pub namespace: String,
+    /// The target pod's name.
+    pub name: String,
+    /// The clock, set only by `Msg::Tick`.
+    pub now: Timestamp,
+    /// The last pod seen (kept after deletion; dropped when the pod is absent).
+    pub pod: Option<PodSummary>,
+    /// The pod watch's state.
+    pub connection: Connection,
+    /// Events about the pod, newest first (by last timestamp).
+    pub events: Vec<EventSummary>,
+    /// The events watch's last error, cleared by the next events update.
+    pub events_error: Option<String>,
+    /// Index of the selected container in `pod.containers` (kubelet order).
+    pub selected: usize,
+    /// Whether the help overlay is shown.
+    pub show_help: bool,
+    /// A one-line notice, e.g. `pod recreated (new UID 1b2c…)`.
+    pub notice: Option<String>,
+    /// Styles chosen at start (colour or `NO_COLOR`).
+    pub theme: Theme,
+    /// Set by `update` when the screen must be redrawn; cleared by the loop after drawing.
+    pub dirty: bool,
+    /// The container named by `-c`: selected when the pod is first seen, if it exists.
+    pub preferred_container: Option<String>,
+}
+
+impl State {
+    /// A fresh state for `namespace/name` at `now`, connecting, dirty (first frame).
+    #[must_use]
+    pub fn new(namespace: &str, name: &str, now: Timestamp, theme: Theme) -> Self {
+        Self {
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+            now,
+            pod: None,
+            connection: Connection::Connecting,
+            events: Vec::new(),
+            events_error: None,
+            selected: 0,
+            show_help: false,
+            notice: None,
+            theme,
+            dirty: true,
+            preferred_container: None,
+        }
+    }
+
+    /// The selected container, if the pod is known and has one.
+    #[must_use]
+    pub fn selected_container(&self) -> Option<&crate::model::ContainerSummary> {
+        self.pod.as_ref()?.containers.get(self.selected)
+    }
+
+    /// The container to select when `pod` is first seen: the `-c` container if it exists,
+    /// else [`initial_selection`].
+    #[must_use]
+    pub fn first_selection(&self, pod: &PodSummary) -> usize {
+        self.preferred_container
+            .as_deref()
+            .and_then(|name| pod.containers.iter().position(|c| c.name == name))
+            .unwrap_or_else(|| initial_selection(pod))
+    }
+
+    /// Whether anything on screen depends on `now` (ages, "x ago", countdowns), i.e. whether a
+    /// `Tick` must redraw.
+    #[must_use]
+    pub fn shows_clock(&self) -> bool {
+        self.pod.is_some()
+            || !self.events.is_empty()
+            || matches!(self.connection, Connection::Deleted { .. })
+    }
+}
+
+/// The container to select when a pod is first seen: the first one in a CrashLoopBackOff, else
+/// the first waiting for a reason other than normal start-up, else the first container.
+#[must_use]
+pub fn initial_selection(pod: &PodSummary) -> usize {
+    let in_backoff = pod.containers.iter().position(|c| c.backoff.is_some());
+    let stuck = || {
+        pod.containers.iter().position(|c| match &c.state {
+            ContainerState::Waiting { reason, .. } => {
+                !reason.is_empty() && reason != "PodInitializing" && reason != "ContainerCreating"
+            }
+            _ => false,
+        })
+    };
+    in_backoff.or_else(stuck).unwrap_or(0)
+}

@@ -1,8 +1,145 @@
-//! `update`: the pure transition function.
+//! `update`: the pure transition function. No IO, no clock: time arrives as `Msg::Tick(now)`.
 
-use super::{Cmd, Msg, State};
+use super::keymap::{Action, action_for};
+use super::state::{Connection, State};
+use super::{Cmd, Msg};
+use crate::model::PodSummary;
+use crate::model::event::sort_newest_first;
+use crate::model::sanitize::sanitize;
 
-/// Applies one message; returns effects for the loop.
-pub fn update(_state: &mut State, _msg: Msg) -> Vec<Cmd> {
+/// Applies one message to `state` and returns the effects for the loop to execute.
+///
+/// Sets `state.dirty` when the screen changes. Rules:
+/// - first `PodApplied` → `Cmd::WatchEvents{uid}`; a different `uid` than the shown pod → notice
+///   "pod recreated (new UID …)", events cleared, `Cmd::WatchEvents{uid}`;
+/// - `PodAbsent` → not found, nothing stale kept (unless the pod was seen deleted: then the last
+///   state stays, since absence is what deletion means);
+/// - `PodDeleted` → last state kept, marked deleted at `state.now`;
+/// - `PodWatchFailed(msg)` → reconnecting with `msg` (sanitised: it may quote the server), until
+///   the next `PodApplied`/`PodAbsent`;
+/// - `Tick(now)` → `now` set; dirty only if something time-dependent is displayed;
+/// - keys are resolved through [`crate::app::keymap::KEYMAP`]; `Quit` → `Cmd::Quit`.
+pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
+    match msg {
+        Msg::Tick(now) => {
+            state.now = now;
+            if state.shows_clock() {
+                state.dirty = true;
+            }
+            Vec::new()
+        }
+        Msg::Key(key) => match action_for(&key) {
+            Some(action) => apply_action(state, action),
+            None => Vec::new(),
+        },
+        Msg::Resize(_, _) => {
+            state.dirty = true;
+            Vec::new()
+        }
+        Msg::PodApplied(pod) => pod_applied(state, *pod),
+        Msg::PodAbsent => {
+            if !matches!(state.connection, Connection::Deleted { .. }) {
+                state.pod = None;
+                state.events.clear();
+                state.events_error = None;
+                state.selected = 0;
+                state.connection = Connection::NotFound;
+                state.dirty = true;
+            }
+            Vec::new()
+        }
+        Msg::PodDeleted(pod) => {
+            keep_selection(state, &pod);
+            state.pod = Some(*pod);
+            state.connection = Connection::Deleted { at: state.now };
+            state.dirty = true;
+            Vec::new()
+        }
+        Msg::PodWatchRestarted => Vec::new(),
+        Msg::PodWatchFailed(reason) => {
+            state.connection = Connection::Reconnecting(sanitize(&reason).into_owned());
+            state.dirty = true;
+            Vec::new()
+        }
+        Msg::EventsReset(mut events) => {
+            sort_newest_first(&mut events);
+            state.events = events;
+            state.events_error = None;
+            state.dirty = true;
+            Vec::new()
+        }
+        Msg::EventApplied(event) => {
+            match state.events.iter_mut().find(|e| e.uid == event.uid) {
+                Some(slot) => *slot = event,
+                None => state.events.push(event),
+            }
+            sort_newest_first(&mut state.events);
+            state.events_error = None;
+            state.dirty = true;
+            Vec::new()
+        }
+        Msg::EventDeleted(uid) => {
+            let before = state.events.len();
+            state.events.retain(|e| e.uid != uid);
+            state.dirty |= state.events.len() != before;
+            Vec::new()
+        }
+        Msg::EventsWatchFailed(reason) => {
+            state.events_error = Some(sanitize(&reason).into_owned());
+            state.dirty = true;
+            Vec::new()
+        }
+        Msg::Quit => vec![Cmd::Quit],
+    }
+}
+
+fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
+    let mut cmds = Vec::new();
+    match &state.pod {
+        None => {
+            state.selected = state.first_selection(&pod);
+            cmds.push(Cmd::WatchEvents {
+                uid: pod.uid.clone(),
+            });
+        }
+        Some(old) if old.uid != pod.uid => {
+            state.notice = Some(format!("pod recreated (new UID {})", pod.uid));
+            state.events.clear();
+            state.events_error = None;
+            state.selected = state.first_selection(&pod);
+            cmds.push(Cmd::WatchEvents {
+                uid: pod.uid.clone(),
+            });
+        }
+        Some(_) => keep_selection(state, &pod),
+    }
+    state.pod = Some(pod);
+    state.connection = Connection::Live;
+    state.dirty = true;
+    cmds
+}
+
+/// Keeps the same container (by name) selected when the pod's container list changes.
+fn keep_selection(state: &mut State, new: &PodSummary) {
+    let name = state.selected_container().map(|c| c.name.clone());
+    let by_name = name.and_then(|n| new.containers.iter().position(|c| c.name == n));
+    state.selected =
+        by_name.unwrap_or_else(|| state.selected.min(new.containers.len().saturating_sub(1)));
+}
+
+fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
+    let count = state.pod.as_ref().map_or(0, |p| p.containers.len());
+    let last = count.saturating_sub(1);
+    let before = (state.selected, state.show_help);
+    match action {
+        Action::Quit => return vec![Cmd::Quit],
+        Action::NextContainer => state.selected = (state.selected + 1).min(last),
+        Action::PrevContainer => state.selected = state.selected.saturating_sub(1),
+        Action::FirstContainer => state.selected = 0,
+        Action::LastContainer => state.selected = last,
+        Action::ToggleHelp => state.show_help = !state.show_help,
+        Action::CloseHelp => state.show_help = false,
+    }
+    state.dirty |= before != (state.selected, state.show_help);
     Vec::new()
 }

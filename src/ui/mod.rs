@@ -1,1 +1,58 @@
-//! The pure view: `view(frame, &state)`.
+//! The pure view: `view(frame, &state)` draws the whole screen from `State` and never mutates it.
+//!
+//! Panes (one file each): [`header`], [`containers`], [`detail`], [`conditions`], [`events`],
+//! [`footer`], [`help`]; placement in [`layout`]; styles in [`theme`].
+
+pub mod clock;
+pub mod conditions;
+pub mod containers;
+pub mod countdown;
+pub mod detail;
+pub mod events;
+pub mod exit_hint;
+pub mod footer;
+pub mod header;
+pub mod help;
+pub mod layout;
+pub mod theme;
+
+use ratatui::Frame;
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Borders};
+
+use crate::app::State;
+use theme::Theme;
+
+/// Draws the whole screen for `state` into `frame`. Any size works (down to 0×0).
+pub fn view(frame: &mut Frame, state: &State) {
+    let area = frame.area();
+    let wanted = layout::Wanted {
+        header: header::wanted(state),
+        containers: containers::wanted(state),
+        detail: detail::wanted(state, area.width),
+        conditions: conditions::wanted(state),
+        events: events::wanted(state),
+    };
+    let areas = layout::areas(area, wanted);
+    header::render(frame, areas.header, state);
+    containers::render(frame, areas.containers, state);
+    detail::render(frame, areas.detail, state);
+    if areas.conditions.height > 0 {
+        conditions::render(frame, areas.conditions, state);
+    }
+    if areas.events.height > 0 {
+        events::render(frame, areas.events, state);
+    }
+    footer::render(frame, areas.footer, state);
+    if state.show_help {
+        help::render(frame, area, state);
+    }
+}
+
+/// A pane's block: a top rule carrying the title.
+fn section<'a>(title: &str, theme: &Theme) -> Block<'a> {
+    Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme.dim)
+        .title(Span::styled(format!(" {title} "), theme.title))
+}

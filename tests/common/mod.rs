@@ -1,94 +1,107 @@
-//! Shared helpers for the integration tests: case fixtures and the simulator.
+//! Shared test helpers: hand-built summaries, key messages, rendering to a `TestBackend`.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
-
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use jiff::Timestamp;
+use podscope::app::{Msg, State};
+use podscope::model::{
+    ContainerKind, ContainerState, ContainerSummary, PodPrint, PodSummary, Probes,
+};
+use podscope::ui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
 
-/// `assets/cases` in this repository.
-pub fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("cases")
+pub mod cases;
+pub mod cluster;
+pub mod svg;
+
+/// A fixed clock for scripts: 2024-06-03T07:20:15Z (case 04's snapshot time).
+pub fn t0() -> Timestamp {
+    "2024-06-03T07:20:15Z".parse().expect("valid timestamp")
 }
 
-/// Every case folder, sorted by name.
-pub fn case_dirs() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(cases_dir())
-        .expect("assets/cases exists")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.join("pod.json").exists())
-        .collect();
-    v.sort();
-    v
-}
-
-/// The expected `kubectl get pod` columns and the snapshot time from a case's expected.md.
-#[derive(Debug, Clone)]
-pub struct Expected {
-    pub snapshot: Timestamp,
-    pub name: String,
-    pub ready: String,
-    pub status: String,
-    pub restarts: String,
-    pub age: String,
-}
-
-/// Parses expected.md: the backticked RFC 3339 after "Snapshot time" and the first data row of
-/// the table after "Expected `kubectl get pod` columns".
-pub fn expected(dir: &Path) -> Expected {
-    let text = std::fs::read_to_string(dir.join("expected.md")).expect("expected.md");
-    let snap_line = text
-        .lines()
-        .find(|l| l.contains("Snapshot time"))
-        .expect("a Snapshot time line");
-    let snapshot: Timestamp = snap_line
-        .split('`')
-        .nth(1)
-        .expect("backticked time")
-        .parse()
-        .expect("RFC 3339");
-    let mut lines = text
-        .lines()
-        .skip_while(|l| !l.contains("Expected `kubectl get pod` columns"))
-        .filter(|l| l.starts_with('|'));
-    let _header = lines.next().expect("table header");
-    let _rule = lines.next().expect("table rule");
-    let row = lines.next().expect("table row");
-    let cells: Vec<String> = row
-        .trim_matches('|')
-        .split('|')
-        .map(|c| c.trim().to_owned())
-        .collect();
-    Expected {
-        snapshot,
-        name: cells[0].clone(),
-        ready: cells[1].clone(),
-        status: cells[2].clone(),
-        restarts: cells[3].clone(),
-        age: cells[4].clone(),
+/// A running main container named `name`.
+pub fn container(name: &str, kind: ContainerKind) -> ContainerSummary {
+    ContainerSummary {
+        name: name.to_owned(),
+        kind,
+        image: format!("example/{name}:1"),
+        command: Vec::new(),
+        ready: true,
+        started: Some(true),
+        restart_count: 0,
+        state: ContainerState::Running { started_at: None },
+        last_state: None,
+        probes: Probes::default(),
+        memory_limit: None,
+        ports: Vec::new(),
+        backoff: None,
     }
 }
 
-/// `metadata.namespace` of a case's pod.json.
-pub fn namespace(dir: &Path) -> String {
-    let pod: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("pod.json")).expect("pod.json"))
-            .expect("json");
-    pod["metadata"]["namespace"]
-        .as_str()
-        .unwrap_or("default")
-        .to_owned()
+/// A pod `default/web` with `uid` and the given containers, created 10 minutes before `t0`.
+pub fn pod(uid: &str, containers: Vec<ContainerSummary>) -> PodSummary {
+    PodSummary {
+        namespace: "default".to_owned(),
+        name: "web".to_owned(),
+        uid: uid.to_owned(),
+        resource_version: "1".to_owned(),
+        creation_timestamp: Some(t0() - jiff::SignedDuration::from_mins(10)),
+        deletion_timestamp: None,
+        phase: "Running".to_owned(),
+        reason: String::new(),
+        message: String::new(),
+        node: Some("node-1".to_owned()),
+        pod_ip: Some("10.0.0.5".to_owned()),
+        host_ip: None,
+        qos_class: Some("BestEffort".to_owned()),
+        restart_policy: "Always".to_owned(),
+        termination_grace_period_seconds: 30,
+        print: PodPrint {
+            ready: 1,
+            total: 1,
+            status: "Running".to_owned(),
+            ..PodPrint::default()
+        },
+        containers,
+        conditions: Vec::new(),
+    }
 }
 
-/// The kubectl binary on PATH, or `None` after printing why the caller skips.
-pub fn kubectl() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        let candidate = dir.join("kubectl");
-        if candidate.is_file() {
-            return Some(candidate);
-        }
-    }
-    eprintln!("SKIP: kubectl not found on PATH; the kubectl comparison is skipped");
-    None
+/// A state for `default/web` at `t0`, colour theme, not dirty.
+pub fn state() -> State {
+    let mut s = State::new("default", "web", t0(), Theme::colored());
+    s.dirty = false;
+    s
+}
+
+/// A key press message.
+pub fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Renders `state` on a `width`×`height` test terminal.
+pub fn render(state: &State, width: u16, height: u16) -> TestBackend {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal
+        .draw(|f| podscope::ui::view(f, state))
+        .expect("draw");
+    terminal.backend().clone()
+}
+
+/// The buffer's text, one string per row.
+pub fn rows(backend: &TestBackend) -> Vec<String> {
+    let buf = backend.buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect()
+}
+
+/// The buffer's text as one string (rows joined with newlines).
+pub fn text(backend: &TestBackend) -> String {
+    rows(backend).join("\n")
 }

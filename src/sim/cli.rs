@@ -1,0 +1,79 @@
+//! `podscope sim`: run the simulator from the command line until Ctrl-C or SIGTERM.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use color_eyre::eyre::WrapErr;
+use jiff::Timestamp;
+
+use super::{SimClock, SimConfig, Simulator};
+use crate::model::sanitize::sanitize;
+
+/// Arguments of `podscope sim`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SimArgs {
+    /// A fixture folder (pod.json, events.json, logs-*.txt, expected.md); repeatable.
+    #[arg(long = "fixture", value_name = "DIR")]
+    pub fixtures: Vec<PathBuf>,
+    /// Loopback address to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    pub listen: SocketAddr,
+    /// Write the kubeconfig here instead of a temporary file.
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig_out: Option<PathBuf>,
+    /// Freeze the clock at this RFC 3339 instant (e.g. a fixture's snapshot time).
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<Timestamp>,
+    /// Shift fixture timestamps so each looks as at its snapshot time, relative to the clock.
+    #[arg(long)]
+    pub shift_to_now: bool,
+}
+
+/// Starts the simulator, prints its URL, kubeconfig path and a kubectl hint, and serves until
+/// Ctrl-C or SIGTERM. Errors: start failures ([`super::SimError`]) and signal setup.
+pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
+    let first = args
+        .fixtures
+        .first()
+        .and_then(|d| super::load_fixture(d).ok());
+    let cfg = SimConfig {
+        fixtures: args.fixtures.clone(),
+        listen: args.listen,
+        kubeconfig_out: args.kubeconfig_out.clone(),
+        clock: args.now.map_or(SimClock::Real, SimClock::Frozen),
+        shift_to_now: args.shift_to_now,
+    };
+    let sim = Simulator::start(cfg)
+        .await
+        .wrap_err("starting the simulator")?;
+    let kc = sim.kubeconfig_path().display().to_string();
+    println!("podscope sim listening on {}", sim.url());
+    println!("kubeconfig: {kc}");
+    match first.as_ref().map(|f| &f.pod.metadata) {
+        Some(meta) => println!(
+            "try: kubectl --kubeconfig {kc} get pod {} -n {}",
+            sanitize(meta.name.as_deref().unwrap_or("")),
+            sanitize(meta.namespace.as_deref().unwrap_or("default"))
+        ),
+        None => println!("try: kubectl --kubeconfig {kc} get pods -A"),
+    }
+    wait_for_signal().await?;
+    sim.shutdown().await;
+    Ok(())
+}
+
+#[cfg(unix)]
+async fn wait_for_signal() -> color_eyre::Result<()> {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .wrap_err("installing the SIGTERM handler")?;
+    tokio::select! {
+        r = tokio::signal::ctrl_c() => r.wrap_err("waiting for Ctrl-C")?,
+        _ = term.recv() => {}
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+async fn wait_for_signal() -> color_eyre::Result<()> {
+    tokio::signal::ctrl_c().await.wrap_err("waiting for Ctrl-C")
+}

@@ -1,0 +1,383 @@
+//! A pure, deterministic kubelet: runs simulated pods on one node.
+//!
+//! No IO, no clock: every entry point takes `now: jiff::Timestamp`, and [`Kubelet::advance`] runs
+//! the work that is due, in time order, returning [`Change`]s for the simulator's store (pods,
+//! events, container log lines). What a container does is chosen from its image, command and env
+//! by [`programs`] (see that module's docs for the rules).
+//!
+//! Timing model (deterministic; all constants documented where defined):
+//! - admit at `t`: `Scheduled` event, `spec.nodeName`, phase Pending; the sandbox is ready at
+//!   `t + 1 s` (`PodReadyToStartContainers`, podIP), then containers start in kubelet order
+//!   ([`lifecycle`]): init containers one at a time, native sidecars in order (the next waits for
+//!   the sidecar's startupProbe), then all main containers.
+//! - A first start: `Pulled` (or `Pulling` + 1 s pull) then `Created`/`Started` 1 s later.
+//! - The kubelet notices an exit and syncs 1 s later ([`lifecycle::SYNC_LATENCY`]); restarts follow
+//!   the CrashLoopBackOff rules of `notes/protocols.md` §5 ([`backoff`]): the first restart happens
+//!   at that sync, later ones exactly at `T_exit + backoff`. The real kubelet's extra 0–15 s sync
+//!   jitter is deliberately not modelled.
+//! - Probes first run `max(initialDelaySeconds, 1 s)` after the start (liveness/readiness: 1 s after
+//!   the startupProbe passed), then every `periodSeconds` ([`probes`]).
+//! - Deletion ([`termination`]): `Killing`, preStop, stop signal, sidecars last in reverse order,
+//!   SIGKILL at the deadline, final status, then [`Change::Removed`].
+
+mod answers;
+mod backoff;
+mod events;
+mod images;
+mod lifecycle;
+mod probes;
+mod programs;
+mod run;
+mod script;
+mod status;
+mod termination;
+
+use std::collections::{BTreeMap, HashSet};
+
+use jiff::{SignedDuration, Timestamp};
+use k8s_openapi::api::core::v1::{Event, Pod};
+
+pub use backoff::RESET_AFTER;
+pub use events::EventWording;
+pub use programs::MIN_RUN;
+
+use crate::model::BackoffCurve;
+use events::{EventBook, EventSpec, Involved};
+use programs::ProbeKind;
+use run::PodRun;
+
+/// Node identity and tuning for a [`Kubelet`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KubeletConfig {
+    /// `spec.nodeName` given to admitted pods, e.g. `k8s-node-2`.
+    pub node_name: String,
+    /// `status.hostIP`, e.g. `192.168.10.21`.
+    pub host_ip: String,
+    /// Pod IPs are this prefix plus a host number from 2 upwards, e.g. `10.244.1.` → `10.244.1.2`
+    /// (a missing trailing dot is added).
+    pub pod_cidr_prefix: String,
+    /// The CrashLoopBackOff curve (10 s → 300 s by default; 1 s → 60 s with the reduced decay).
+    pub curve: BackoffCurve,
+}
+
+/// One thing the simulator's store must apply or publish.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// The pod's new full object (metadata/spec/status); `metadata.resourceVersion` is left for
+    /// the store to bump.
+    Pod(Box<Pod>),
+    /// The pod is gone from the node and must be deleted from the store.
+    Removed {
+        /// `metadata.namespace`.
+        namespace: String,
+        /// `metadata.name`.
+        name: String,
+    },
+    /// A new Event, or an aggregated one with the same `metadata.name` and a bumped `count`.
+    Event(Box<Event>),
+    /// One line a container instance wrote (stdout/stderr interleaved), without the newline.
+    Log {
+        /// Pod namespace.
+        namespace: String,
+        /// Pod name.
+        pod: String,
+        /// Container name.
+        container: String,
+        /// The instance: the container's `restartCount` when it ran.
+        restart_count: i32,
+        /// When the runtime recorded the line (the CRI timestamp).
+        at: Timestamp,
+        /// The text.
+        line: String,
+    },
+}
+
+/// Pod key: `(namespace, name)`.
+type Key = (String, String);
+
+/// Queued work for one pod.
+#[derive(Debug, Clone)]
+pub(crate) enum Work {
+    Sandbox,
+    Sync,
+    PullDone(usize),
+    Create(usize),
+    Exit {
+        c: usize,
+        generation: u64,
+        code: i32,
+        reason: &'static str,
+    },
+    Kill {
+        c: usize,
+        generation: u64,
+    },
+    Log {
+        c: usize,
+        generation: u64,
+        line: String,
+    },
+    Probe {
+        c: usize,
+        generation: u64,
+        kind: ProbeKind,
+    },
+    PreStopDone {
+        c: usize,
+        generation: u64,
+    },
+    StopSidecars,
+    GraceExpired,
+    Finalize,
+}
+
+#[derive(Debug, Clone)]
+struct Task {
+    key: Key,
+    uid: String,
+    work: Work,
+}
+
+/// Everything but the pods: the queue, back-off tables, events, image cache, output buffer.
+#[derive(Debug)]
+pub(crate) struct Node {
+    pub cfg: KubeletConfig,
+    pub wording: EventWording,
+    queue: BTreeMap<(Timestamp, u64), Task>,
+    seq: u64,
+    pub restarts: backoff::BackoffTable,
+    pub pulls: backoff::BackoffTable,
+    pub events: EventBook,
+    pub images: HashSet<String>,
+    pub next_ip: u32,
+    pub out: Vec<Change>,
+}
+
+impl Node {
+    /// Queues `work` for `run` at `at`.
+    pub(crate) fn schedule(&mut self, run: &PodRun, at: Timestamp, work: Work) {
+        self.seq += 1;
+        let task = Task {
+            key: (run.namespace.clone(), run.name.clone()),
+            uid: run.uid.clone(),
+            work,
+        };
+        self.queue.insert((at, self.seq), task);
+    }
+
+    /// Records an event about `run` and outputs it.
+    pub(crate) fn event(&mut self, run: &PodRun, spec: EventSpec, at: Timestamp) {
+        let obj = Involved {
+            namespace: &run.namespace,
+            name: &run.name,
+            uid: &run.uid,
+        };
+        let ev = self.events.record(&obj, &self.cfg.node_name, spec, at);
+        self.out.push(Change::Event(Box::new(ev)));
+    }
+
+    /// Outputs a log line of container `c`'s current instance; `stamped` adds the Go/nginx
+    /// `YYYY/MM/DD HH:MM:SS ` prefix (UTC).
+    pub(crate) fn log(&mut self, run: &PodRun, c: usize, at: Timestamp, text: &str, stamped: bool) {
+        let line = if stamped {
+            format!("{} {text}", at.strftime("%Y/%m/%d %H:%M:%S"))
+        } else {
+            text.to_string()
+        };
+        let cr = &run.containers[c];
+        self.out.push(Change::Log {
+            namespace: run.namespace.clone(),
+            pod: run.name.clone(),
+            container: cr.spec.name.clone(),
+            restart_count: cr.restart_count,
+            at,
+            line,
+        });
+    }
+}
+
+/// The simulated kubelet of one node (see the module docs for the model).
+#[derive(Debug)]
+pub struct Kubelet {
+    node: Node,
+    pods: BTreeMap<Key, PodRun>,
+}
+
+impl Kubelet {
+    /// A kubelet with no pods.
+    pub fn new(cfg: KubeletConfig) -> Self {
+        let curve = cfg.curve;
+        Self {
+            node: Node {
+                cfg,
+                wording: EventWording::default(),
+                queue: BTreeMap::new(),
+                seq: 0,
+                restarts: backoff::BackoffTable::new(curve),
+                pulls: backoff::BackoffTable::new(curve),
+                events: EventBook::default(),
+                images: HashSet::new(),
+                next_ip: 2,
+                out: Vec::new(),
+            },
+            pods: BTreeMap::new(),
+        }
+    }
+
+    /// Uses another Kubernetes version's event texts (default [`EventWording::V1_33`]).
+    pub fn with_event_wording(mut self, wording: EventWording) -> Self {
+        self.node.wording = wording;
+        self
+    }
+
+    /// A pod was created: schedules it here (`spec.nodeName`, `Scheduled` event, `PodScheduled`)
+    /// and starts running it. A pod with the same namespace/name already running is replaced.
+    /// Returns the changes due at `now`.
+    pub fn admit(&mut self, pod: Pod, now: Timestamp) -> Vec<Change> {
+        let run = lifecycle::admit(&mut self.node, pod, now);
+        let key = (run.namespace.clone(), run.name.clone());
+        self.pods.insert(key.clone(), run);
+        if let Some(run) = self.pods.get_mut(&key) {
+            emit_if_changed(&mut self.node, run, now);
+        }
+        self.advance(now)
+    }
+
+    /// The pod is being deleted: sets `deletionTimestamp = now + grace` and starts the
+    /// termination sequence (grace from `grace_period_seconds`, else
+    /// `spec.terminationGracePeriodSeconds`, else 30 s; 0 stops everything at once).
+    /// Unknown pods yield no changes.
+    pub fn delete(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        grace_period_seconds: Option<i64>,
+        now: Timestamp,
+    ) -> Vec<Change> {
+        let key = (namespace.to_string(), name.to_string());
+        if let Some(run) = self.pods.get_mut(&key) {
+            termination::delete(&mut self.node, run, grace_period_seconds, now);
+            emit_if_changed(&mut self.node, run, now);
+        }
+        self.advance(now)
+    }
+
+    /// Runs all work due at or before `now`, in time order, and returns what changed.
+    pub fn advance(&mut self, now: Timestamp) -> Vec<Change> {
+        while let Some((&(at, seq), _)) = self.node.queue.first_key_value() {
+            if at > now {
+                break;
+            }
+            let Some(task) = self.node.queue.remove(&(at, seq)) else {
+                break;
+            };
+            let Some(run) = self.pods.get_mut(&task.key) else {
+                continue;
+            };
+            if run.uid != task.uid {
+                continue;
+            }
+            let removed = dispatch(&mut self.node, run, task.work, at);
+            emit_if_changed(&mut self.node, run, at);
+            if removed {
+                self.node.restarts.forget_prefix(&format!("{}/", run.uid));
+                self.node.pulls.forget_prefix(&format!("{}/", run.uid));
+                self.node.events.forget_uid(&run.uid);
+                self.node.out.push(Change::Removed {
+                    namespace: task.key.0.clone(),
+                    name: task.key.1.clone(),
+                });
+                self.pods.remove(&task.key);
+            }
+        }
+        std::mem::take(&mut self.node.out)
+    }
+
+    /// When [`Kubelet::advance`] next has something to do (`None`: nothing queued).
+    pub fn next_wakeup(&self) -> Option<Timestamp> {
+        self.node.queue.first_key_value().map(|(&(at, _), _)| at)
+    }
+
+    /// The current object of a pod this kubelet runs.
+    pub fn pod(&self, namespace: &str, name: &str) -> Option<&Pod> {
+        self.pods
+            .get(&(namespace.to_string(), name.to_string()))
+            .map(|r| &r.pod)
+    }
+}
+
+fn dispatch(node: &mut Node, run: &mut PodRun, work: Work, at: Timestamp) -> bool {
+    match work {
+        Work::Sandbox => lifecycle::sandbox(node, run, at),
+        Work::Sync => lifecycle::sync(node, run, at),
+        Work::PullDone(c) => images::pull_done(node, run, c, at),
+        Work::Create(c) => lifecycle::create(node, run, c, at),
+        Work::Exit {
+            c,
+            generation,
+            code,
+            reason,
+        } => lifecycle::exit(node, run, c, generation, code, reason, at),
+        Work::Kill { c, generation } => {
+            lifecycle::exit(node, run, c, generation, 137, "Error", at);
+        }
+        Work::Log {
+            c,
+            generation,
+            line,
+        } => {
+            if run
+                .containers
+                .get(c)
+                .is_some_and(|cr| cr.generation == generation)
+            {
+                node.log(run, c, at, &line, false);
+            }
+        }
+        Work::Probe {
+            c,
+            generation,
+            kind,
+        } => probes::probe(node, run, c, generation, kind, at),
+        Work::PreStopDone { c, generation } => {
+            termination::prestop_done(node, run, c, generation, at);
+        }
+        Work::StopSidecars => termination::stop_next_sidecar(node, run, at),
+        Work::GraceExpired => termination::grace_expired(node, run, at),
+        Work::Finalize => return termination::finalize(node, run, at),
+    }
+    false
+}
+
+/// Rebuilds the status and outputs the pod when it differs from the last output.
+fn emit_if_changed(node: &mut Node, run: &mut PodRun, at: Timestamp) {
+    status::refresh(&node.cfg, run, at);
+    if run.emitted.as_ref() != Some(&run.pod) {
+        run.emitted = Some(run.pod.clone());
+        node.out.push(Change::Pod(Box::new(run.pod.clone())));
+    }
+}
+
+/// `t + d`.
+pub(crate) fn after(t: Timestamp, d: SignedDuration) -> Timestamp {
+    t.checked_add(d).unwrap_or(t)
+}
+
+/// Deterministic 64-bit FNV-1a over `parts`, seeded.
+pub(crate) fn hash64(seed: u64, parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
+    for part in parts {
+        for b in part.bytes().chain(std::iter::once(0)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// 64 hex digits (a container ID or sha256-looking digest) derived from `parts`.
+pub(crate) fn hex256(parts: &[&str]) -> String {
+    (0..4)
+        .map(|i| format!("{:016x}", hash64(i, parts)))
+        .collect()
+}

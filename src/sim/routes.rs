@@ -1,0 +1,316 @@
+//! HTTP routes of the simulated API server: discovery, pods, events, logs (see
+//! `notes/protocols.md` Appendix B). Every error is a `metav1.Status` JSON body.
+
+use std::collections::BTreeSet;
+
+use axum::Router;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, get};
+use serde_json::{Value, json};
+
+use super::object::{Object, Resource};
+use super::query::Query;
+use super::select::Selector;
+use super::status::{ApiError, json_response};
+use super::store::Store;
+use super::{logs, table, watch};
+
+/// The router for `store`; unknown paths answer 404, unsupported verbs 405 (Status bodies).
+pub fn router(store: Store) -> Router {
+    Router::new()
+        .route("/version", only_get(get(version)))
+        .route("/api", only_get(get(api_versions)))
+        .route("/apis", only_get(get(api_groups)))
+        .route("/api/v1", only_get(get(api_v1_resources)))
+        .route("/api/v1/namespaces", only_get(get(list_namespaces)))
+        .route("/api/v1/namespaces/{ns}", only_get(get(get_namespace)))
+        .route("/api/v1/pods", only_get(get(all_pods)))
+        .route("/api/v1/namespaces/{ns}/pods", only_get(get(ns_pods)))
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}",
+            only_get(get(one_pod)),
+        )
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}/log",
+            only_get(get(pod_log)),
+        )
+        .route("/api/v1/events", only_get(get(all_events)))
+        .route("/api/v1/namespaces/{ns}/events", only_get(get(ns_events)))
+        .route(
+            "/api/v1/namespaces/{ns}/events/{name}",
+            only_get(get(one_event)),
+        )
+        .fallback(|| async { ApiError::no_route() })
+        .with_state(store)
+}
+
+fn only_get(r: MethodRouter<Store>) -> MethodRouter<Store> {
+    r.fallback(|method: Method| async move { ApiError::method_not_allowed(method.as_str()) })
+}
+
+fn respond(r: Result<Response, ApiError>) -> Response {
+    r.unwrap_or_else(IntoResponse::into_response)
+}
+
+async fn version() -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "major": "1", "minor": "33", "gitVersion": "v1.33.0-podscope-sim",
+            "gitCommit": "0000000000000000000000000000000000000000", "gitTreeState": "clean",
+            "buildDate": "2025-01-01T00:00:00Z", "goVersion": "go1.24.0", "compiler": "gc",
+            "platform": "linux/amd64"
+        }),
+    )
+}
+
+async fn api_versions() -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "kind": "APIVersions", "versions": ["v1"],
+            "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]
+        }),
+    )
+}
+
+async fn api_groups() -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": []}),
+    )
+}
+
+fn resource(name: &str, kind: &str, namespaced: bool, verbs: &[&str], short: &[&str]) -> Value {
+    let mut r = json!({"name": name, "singularName": "", "namespaced": namespaced, "kind": kind, "verbs": verbs});
+    if !short.is_empty() {
+        r["shortNames"] = json!(short);
+    }
+    r
+}
+
+async fn api_v1_resources() -> Response {
+    let rw = [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch",
+    ];
+    let resources = vec![
+        resource("events", "Event", true, &rw, &["ev"]),
+        resource(
+            "namespaces",
+            "Namespace",
+            false,
+            &[
+                "create", "delete", "get", "list", "patch", "update", "watch",
+            ],
+            &["ns"],
+        ),
+        resource("pods", "Pod", true, &rw, &["po"]),
+        resource(
+            "pods/attach",
+            "PodAttachOptions",
+            true,
+            &["create", "get"],
+            &[],
+        ),
+        resource(
+            "pods/ephemeralcontainers",
+            "Pod",
+            true,
+            &["get", "patch", "update"],
+            &[],
+        ),
+        resource("pods/exec", "PodExecOptions", true, &["create", "get"], &[]),
+        resource("pods/log", "Pod", true, &["get"], &[]),
+        resource(
+            "pods/portforward",
+            "PodPortForwardOptions",
+            true,
+            &["create", "get"],
+            &[],
+        ),
+        resource("pods/status", "Pod", true, &["get", "patch", "update"], &[]),
+    ];
+    let mut resources = resources;
+    if let Some(pods) = resources.iter_mut().find(|r| r["name"] == "pods") {
+        pods["singularName"] = json!("pod");
+        pods["categories"] = json!(["all"]);
+    }
+    json_response(
+        StatusCode::OK,
+        &json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "v1", "resources": resources}),
+    )
+}
+
+fn namespace_json(name: &str) -> Value {
+    json!({
+        "kind": "Namespace", "apiVersion": "v1",
+        "metadata": {"name": name, "resourceVersion": "1", "labels": {"kubernetes.io/metadata.name": name}},
+        "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}
+    })
+}
+
+fn namespaces(store: &Store) -> BTreeSet<String> {
+    let (pods, _) = store.list(Resource::Pods, None);
+    let mut set: BTreeSet<String> = pods.iter().map(|p| p.namespace().to_string()).collect();
+    set.insert("default".to_string());
+    set
+}
+
+async fn list_namespaces(State(store): State<Store>) -> Response {
+    let items: Vec<Value> = namespaces(&store)
+        .iter()
+        .map(|n| namespace_json(n))
+        .collect();
+    let rv = store.resource_version().to_string();
+    json_response(
+        StatusCode::OK,
+        &json!({"kind": "NamespaceList", "apiVersion": "v1", "metadata": {"resourceVersion": rv}, "items": items}),
+    )
+}
+
+async fn get_namespace(State(store): State<Store>, Path(ns): Path<String>) -> Response {
+    if namespaces(&store).contains(&ns) {
+        json_response(StatusCode::OK, &namespace_json(&ns))
+    } else {
+        ApiError::not_found("namespaces", &ns).into_response()
+    }
+}
+
+async fn all_pods(State(s): State<Store>, RawQuery(q): RawQuery, h: HeaderMap) -> Response {
+    respond(collection(
+        s,
+        Resource::Pods,
+        None,
+        Query::parse(q.as_deref()),
+        &h,
+    ))
+}
+
+async fn ns_pods(
+    State(s): State<Store>,
+    Path(ns): Path<String>,
+    RawQuery(q): RawQuery,
+    h: HeaderMap,
+) -> Response {
+    respond(collection(
+        s,
+        Resource::Pods,
+        Some(ns),
+        Query::parse(q.as_deref()),
+        &h,
+    ))
+}
+
+async fn all_events(State(s): State<Store>, RawQuery(q): RawQuery, h: HeaderMap) -> Response {
+    respond(collection(
+        s,
+        Resource::Events,
+        None,
+        Query::parse(q.as_deref()),
+        &h,
+    ))
+}
+
+async fn ns_events(
+    State(s): State<Store>,
+    Path(ns): Path<String>,
+    RawQuery(q): RawQuery,
+    h: HeaderMap,
+) -> Response {
+    respond(collection(
+        s,
+        Resource::Events,
+        Some(ns),
+        Query::parse(q.as_deref()),
+        &h,
+    ))
+}
+
+/// LIST or WATCH of a collection. Everything fits in one page (no `continue` is ever issued), and
+/// `metadata.resourceVersion` is the store's current RV.
+fn collection(
+    store: Store,
+    res: Resource,
+    ns: Option<String>,
+    q: Query,
+    h: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let sel = Selector::parse(res, q.get("fieldSelector"), q.get("labelSelector"))?;
+    let as_table = table::wants_table(h);
+    if q.flag("watch")? {
+        return watch::serve(store, res, ns, sel, &q, as_table);
+    }
+    q.number("limit")?;
+    if q.get("continue").is_some_and(|c| !c.is_empty()) {
+        return Err(ApiError {
+            code: 410,
+            reason: "Expired",
+            message: "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.".to_string(),
+        });
+    }
+    let (objects, rv) = store.list(res, ns.as_deref());
+    let objects: Vec<Object> = objects.into_iter().filter(|o| sel.matches(o)).collect();
+    let body = if as_table {
+        table::table(res, &objects, rv, store.now())
+    } else {
+        let items: Vec<Value> = objects.iter().map(Object::to_json).collect();
+        json!({
+            "kind": format!("{}List", res.kind()), "apiVersion": "v1",
+            "metadata": {"resourceVersion": rv.to_string()}, "items": items
+        })
+    };
+    Ok(json_response(StatusCode::OK, &body))
+}
+
+async fn one_pod(
+    State(s): State<Store>,
+    Path((ns, name)): Path<(String, String)>,
+    h: HeaderMap,
+) -> Response {
+    respond(single(&s, Resource::Pods, &ns, &name, &h))
+}
+
+async fn one_event(
+    State(s): State<Store>,
+    Path((ns, name)): Path<(String, String)>,
+    h: HeaderMap,
+) -> Response {
+    respond(single(&s, Resource::Events, &ns, &name, &h))
+}
+
+fn single(
+    store: &Store,
+    res: Resource,
+    ns: &str,
+    name: &str,
+    h: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let (objects, rv) = store.list(res, Some(ns));
+    let obj = objects
+        .into_iter()
+        .find(|o| o.name() == name)
+        .ok_or_else(|| ApiError::not_found(res.plural(), name))?;
+    let body = if table::wants_table(h) {
+        table::table(res, std::slice::from_ref(&obj), rv, store.now())
+    } else {
+        obj.to_json()
+    };
+    Ok(json_response(StatusCode::OK, &body))
+}
+
+async fn pod_log(
+    State(s): State<Store>,
+    Path((ns, name)): Path<(String, String)>,
+    RawQuery(q): RawQuery,
+) -> Response {
+    respond(logs::serve(&s, &ns, &name, &Query::parse(q.as_deref())))
+}

@@ -1,0 +1,239 @@
+//! The selected container in full, diagnosis first: state with message, the back-off countdown
+//! and gauge, lastState with exit-code meaning, ready/started/restarts, image, command, ports,
+//! probes.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::containers::{kind_label, state_text};
+use super::{clock, countdown, exit_hint, section};
+use crate::app::state::State;
+use crate::model::{BackoffSource, ContainerState, ContainerSummary, PodSummary, Terminated};
+
+/// Width of the label column.
+const LABEL_W: usize = 11;
+/// Cells of the back-off gauge.
+const GAUGE_W: u16 = 20;
+
+/// Rows the detail wants: title + its lines (0 when no container is selected).
+#[must_use]
+pub fn wanted(state: &State, width: u16) -> u16 {
+    match (&state.pod, state.selected_container()) {
+        (Some(pod), Some(c)) => u16::try_from(lines(c, pod, state, width).len())
+            .unwrap_or(u16::MAX)
+            .saturating_add(1),
+        _ => 0,
+    }
+}
+
+/// Draws the selected container's detail.
+pub fn render(frame: &mut Frame, area: Rect, state: &State) {
+    let (Some(pod), Some(c)) = (&state.pod, state.selected_container()) else {
+        return;
+    };
+    let title = format!("{} ({})", c.name, kind_label(c.kind));
+    let widget =
+        Paragraph::new(lines(c, pod, state, area.width)).block(section(&title, &state.theme));
+    frame.render_widget(widget, area);
+}
+
+fn field(label: &str, spans: Vec<Span<'static>>, style: Style) -> Line<'static> {
+    let mut all = vec![Span::styled(format!("{label:<LABEL_W$}"), style)];
+    all.extend(spans);
+    Line::from(all)
+}
+
+/// Indented continuation lines for `text`, word-wrapped to `width` columns.
+fn cont(out: &mut Vec<Line<'static>>, text: &str, style: Style, width: u16) {
+    let indent = LABEL_W + 2;
+    let room = usize::from(width).saturating_sub(indent).max(20);
+    for piece in wrap(text, room) {
+        out.push(Line::from(vec![
+            Span::raw(" ".repeat(indent)),
+            Span::styled(piece, style),
+        ]));
+    }
+}
+
+/// Greedy word wrap at `room` characters; words longer than `room` are split.
+fn wrap(text: &str, room: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > room {
+            if !cur.is_empty() {
+                lines.push(std::mem::take(&mut cur));
+            }
+            lines.push(word.drain(..room).collect());
+        }
+        let word: String = word.into_iter().collect();
+        let needed = cur.chars().count() + usize::from(!cur.is_empty()) + word.chars().count();
+        if needed > room && !cur.is_empty() {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(&word);
+    }
+    if !cur.is_empty() || lines.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// The detail lines for container `c` of `pod` at `state.now`.
+#[must_use]
+pub fn lines(
+    c: &ContainerSummary,
+    pod: &PodSummary,
+    state: &State,
+    width: u16,
+) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let now = state.now;
+    let mut out = Vec::new();
+    let (text, style) = state_text(&c.state, t);
+    let pod_finished = matches!(pod.phase.as_str(), "Succeeded" | "Failed");
+    match &c.state {
+        ContainerState::Waiting { message, .. } => {
+            out.push(field("State", vec![Span::styled(text, style)], t.label));
+            // The kubelet's back-off message is restated by the Back-off line below.
+            let restated = c
+                .backoff
+                .as_ref()
+                .is_some_and(|b| b.source == BackoffSource::Message);
+            for m in message.iter().filter(|_| !restated).flat_map(|m| m.lines()) {
+                cont(&mut out, m, t.dim, width);
+            }
+        }
+        ContainerState::Running { started_at } => {
+            let since = started_at
+                .map_or_else(String::new, |s| format!(", started {}", clock::ago(s, now)));
+            out.push(field(
+                "State",
+                vec![Span::styled(text, style), Span::raw(since)],
+                t.label,
+            ));
+        }
+        ContainerState::Terminated(term) => {
+            out.push(field("State", vec![Span::styled(text, style)], t.label));
+            terminated(&mut out, term, c, pod_finished, state, width);
+        }
+        ContainerState::Unknown => {
+            out.push(field("State", vec![Span::styled(text, style)], t.label));
+        }
+    }
+    if let Some(b) = &c.backoff {
+        let mut spans = countdown::gauge(b, now, GAUGE_W, t);
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(countdown::text(b, now), t.warn));
+        out.push(field("Back-off", spans, t.label));
+    }
+    if let Some(last) = &c.last_state {
+        let reason = if last.reason.is_empty() {
+            "Terminated"
+        } else {
+            &last.reason
+        };
+        let style = if last.exit_code == 0 { t.ok } else { t.error };
+        out.push(field(
+            "Last State",
+            vec![Span::styled(
+                format!("{reason}, {}", exit_hint::exit_text(last.exit_code)),
+                style,
+            )],
+            t.label,
+        ));
+        terminated(&mut out, last, c, pod_finished, state, width);
+    }
+    let flag = |v: bool| {
+        if v {
+            Span::styled("True", t.ok)
+        } else {
+            Span::styled("False", t.warn)
+        }
+    };
+    out.push(field(
+        "Ready",
+        vec![
+            flag(c.ready),
+            Span::styled("   Started ", t.label),
+            c.started.map_or_else(|| Span::styled("-", t.dim), flag),
+            Span::styled("   Restart Count ", t.label),
+            Span::raw(c.restart_count.to_string()),
+        ],
+        t.label,
+    ));
+    out.push(field("Image", vec![Span::raw(c.image.clone())], t.label));
+    if !c.command.is_empty() {
+        out.push(field(
+            "Command",
+            vec![Span::raw(c.command.join(" "))],
+            t.label,
+        ));
+    }
+    if !c.ports.is_empty() {
+        let ports: Vec<String> = c
+            .ports
+            .iter()
+            .map(|(name, port, proto)| match name {
+                Some(n) => format!("{port}/{proto} ({n})"),
+                None => format!("{port}/{proto}"),
+            })
+            .collect();
+        out.push(field("Ports", vec![Span::raw(ports.join(", "))], t.label));
+    }
+    for (label, probe) in [
+        ("Startup", &c.probes.startup),
+        ("Liveness", &c.probes.liveness),
+        ("Readiness", &c.probes.readiness),
+    ] {
+        if let Some(p) = probe {
+            out.push(field(label, vec![Span::raw(p.clone())], t.label));
+        }
+    }
+    out
+}
+
+/// The lines under a terminated state: times, memory limit for OOMKilled, meaning, message.
+fn terminated(
+    out: &mut Vec<Line<'static>>,
+    term: &Terminated,
+    c: &ContainerSummary,
+    pod_finished: bool,
+    state: &State,
+    width: u16,
+) {
+    let t = &state.theme;
+    let now = state.now;
+    // The Unix epoch as startedAt means the process never started (StartError).
+    let started = term.started_at.filter(|s| s.as_second() > 0);
+    let mut times = Vec::new();
+    if let Some(f) = term.finished_at {
+        times.push(format!("finished {}", clock::ago(f, now)));
+    }
+    match (started, term.finished_at) {
+        (Some(s), Some(f)) => times.push(format!("ran {}", clock::human(f.duration_since(s)))),
+        (None, _) if term.started_at.is_some() => times.push("never started".to_owned()),
+        _ => {}
+    }
+    if term.reason == "OOMKilled" {
+        let limit = c.memory_limit.as_deref().unwrap_or("none");
+        times.push(format!("memory limit {limit}"));
+    }
+    if !times.is_empty() {
+        cont(out, &times.join(", "), t.dim, width);
+    }
+    if let Some(h) = exit_hint::hint(term, c.kind, c.memory_limit.as_deref(), pod_finished) {
+        cont(out, &format!("→ {h}"), t.warn, width);
+    }
+    for (i, m) in term.message.iter().flat_map(|m| m.lines()).enumerate() {
+        let prefix = if i == 0 { "message: " } else { "         " };
+        cont(out, &format!("{prefix}{m}"), t.error, width);
+    }
+}

@@ -1,0 +1,91 @@
+//! `Areas`: where each pane goes, as a pure function of the frame size and the content heights.
+//!
+//! Priorities when space is short (80×24 and below): header, footer, containers list, the
+//! selected container's detail (8 rows), events (4 rows), conditions in a one-line compact form,
+//! the rest of the detail, the full conditions table, then more events.
+
+use ratatui::layout::Rect;
+
+/// Content heights each pane would like, in rows, including its one title row.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wanted {
+    /// Header rows (2 to 4).
+    pub header: u16,
+    /// Container list: title + one row per container.
+    pub containers: u16,
+    /// Detail of the selected container: title + lines.
+    pub detail: u16,
+    /// Conditions: title + one row per condition.
+    pub conditions: u16,
+    /// Events: title + one row per event (at least title + 1).
+    pub events: u16,
+}
+
+/// The rectangles of each pane; zero-height rectangles mean "not shown".
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Areas {
+    /// Pod identity, connection, STATUS/READY/RESTARTS/AGE.
+    pub header: Rect,
+    /// One line per container.
+    pub containers: Rect,
+    /// The selected container in full.
+    pub detail: Rect,
+    /// Pod conditions (possibly the 2-row compact form).
+    pub conditions: Rect,
+    /// Events, newest first.
+    pub events: Rect,
+    /// Key hints.
+    pub footer: Rect,
+}
+
+/// Rows of the smallest useful detail pane before events get space.
+const DETAIL_MIN: u16 = 8;
+/// Rows of the smallest useful events pane.
+const EVENTS_MIN: u16 = 4;
+
+/// Splits `area` into panes. Never panics, whatever the size (0×0 included).
+#[must_use]
+pub fn areas(area: Rect, wanted: Wanted) -> Areas {
+    let h = area.height;
+    let footer_h = u16::from(h >= 4);
+    let header_cap = if h < 16 { 2 } else { 4 };
+    let header_h = wanted.header.min(header_cap).min(h - footer_h);
+    let mut rest = h - footer_h - header_h;
+
+    let third = (rest / 3).max(2);
+    let containers = take(&mut rest, wanted.containers.min(third));
+    let detail_min = take(&mut rest, wanted.detail.min(DETAIL_MIN));
+    let events_min = take(&mut rest, wanted.events.min(EVENTS_MIN));
+    let compact = take(&mut rest, wanted.conditions.min(2));
+    let detail_extra = take(&mut rest, wanted.detail.saturating_sub(detail_min));
+    let full_extra = wanted.conditions.saturating_sub(compact);
+    let conditions = compact
+        + if rest >= full_extra {
+            take(&mut rest, full_extra)
+        } else {
+            0
+        };
+    let events_h = events_min + rest;
+
+    let mut y = area.y;
+    let mut next = |height: u16| {
+        let r = Rect::new(area.x, y, area.width, height);
+        y += height;
+        r
+    };
+    Areas {
+        header: next(header_h),
+        containers: next(containers),
+        detail: next(detail_min + detail_extra),
+        conditions: next(conditions),
+        events: next(events_h),
+        footer: next(footer_h),
+    }
+}
+
+/// Takes up to `want` rows from `rest`.
+fn take(rest: &mut u16, want: u16) -> u16 {
+    let got = want.min(*rest);
+    *rest -= got;
+    got
+}

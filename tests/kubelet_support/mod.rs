@@ -1,0 +1,169 @@
+//! Shared helpers for the kubelet tests: a virtual clock driver and `kubectl get -w` rows.
+
+#![allow(dead_code)]
+
+use jiff::{SignedDuration, Timestamp};
+use k8s_openapi::api::core::v1::Pod;
+use podscope::model::BackoffCurve;
+use podscope::model::printer::pod_row;
+use podscope::sim::kubelet::{Change, Kubelet, KubeletConfig};
+
+/// 2026-10-25T23:19:40Z: a whole second, so status times (truncated to seconds) stay exact.
+pub fn t0() -> Timestamp {
+    "2026-10-25T23:19:40Z".parse().expect("valid timestamp")
+}
+
+pub fn secs(s: f64) -> SignedDuration {
+    SignedDuration::try_from_secs_f64(s).expect("finite")
+}
+
+pub fn kubelet() -> Kubelet {
+    Kubelet::new(KubeletConfig {
+        node_name: "k8s-node-2".into(),
+        host_ip: "192.168.10.21".into(),
+        pod_cidr_prefix: "172.20.172.".into(),
+        curve: BackoffCurve::DEFAULT,
+    })
+}
+
+pub fn pod_from_yaml(yaml: &str) -> Pod {
+    let mut pod: Pod = serde_yaml::from_str(yaml).expect("manifest parses");
+    pod.metadata
+        .namespace
+        .get_or_insert_with(|| "default".into());
+    pod
+}
+
+/// Every change with the virtual time it happened at.
+pub type Timeline = Vec<(Timestamp, Change)>;
+
+/// Drives `advance` from wakeup to wakeup until `end` (inclusive), appending to `out`.
+pub fn run_until(k: &mut Kubelet, end: Timestamp, out: &mut Timeline) {
+    while let Some(at) = k.next_wakeup() {
+        if at > end {
+            break;
+        }
+        for c in k.advance(at) {
+            out.push((at, c));
+        }
+    }
+}
+
+/// Admits `pod` at `at` and records the changes.
+pub fn admit(k: &mut Kubelet, pod: Pod, at: Timestamp, out: &mut Timeline) {
+    for c in k.admit(pod, at) {
+        out.push((at, c));
+    }
+}
+
+/// A `kubectl get pod -w` row: READY, STATUS, RESTARTS, AGE.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub ready: String,
+    pub status: String,
+    pub restarts: String,
+    pub age: String,
+    pub at: Timestamp,
+}
+
+/// The rows `kubectl get -w` prints for every pod update in `timeline`.
+pub fn rows(timeline: &Timeline) -> Vec<Row> {
+    timeline
+        .iter()
+        .filter_map(|(at, c)| match c {
+            Change::Pod(p) => {
+                let r = pod_row(p, *at);
+                Some(Row {
+                    ready: r.ready,
+                    status: r.status,
+                    restarts: r.restarts,
+                    age: r.age,
+                    at: *at,
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// `(READY, STATUS, restart count)` with consecutive duplicates removed (rows differing only in
+/// fields the table does not show, or in AGE / "(x ago)").
+pub fn dedup(
+    cells: impl IntoIterator<Item = (String, String, String)>,
+) -> Vec<(String, String, String)> {
+    let mut out: Vec<(String, String, String)> = Vec::new();
+    for (ready, status, restarts) in cells {
+        let count = restarts.split(' ').next().unwrap_or("").to_string();
+        let cell = (ready, status, count);
+        if out.last() != Some(&cell) {
+            out.push(cell);
+        }
+    }
+    out
+}
+
+/// Parses the seed's `kubectl get pod NAME -w` block (header skipped) into cells.
+pub fn seed_rows(block: &str) -> Vec<(String, String, String)> {
+    block
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("NAME"))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let restarts = f[3..f.len() - 1].join(" ");
+            (f[1].to_string(), f[2].to_string(), restarts)
+        })
+        .collect()
+}
+
+pub fn row_cells(rows: &[Row]) -> Vec<(String, String, String)> {
+    rows.iter()
+        .map(|r| (r.ready.clone(), r.status.clone(), r.restarts.clone()))
+        .collect()
+}
+
+/// The last pod object in the timeline.
+pub fn last_pod(timeline: &Timeline) -> Pod {
+    timeline
+        .iter()
+        .rev()
+        .find_map(|(_, c)| match c {
+            Change::Pod(p) => Some((**p).clone()),
+            _ => None,
+        })
+        .expect("at least one pod change")
+}
+
+/// Log lines of `container` instance `restart_count`, with their times.
+pub fn logs(timeline: &Timeline, container: &str, restart_count: i32) -> Vec<(Timestamp, String)> {
+    timeline
+        .iter()
+        .filter_map(|(_, c)| match c {
+            Change::Log {
+                container: name,
+                restart_count: r,
+                at,
+                line,
+                ..
+            } if name == container && *r == restart_count => Some((*at, line.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Events as `(time, type, reason, fieldPath, message, count)` in emission order.
+pub fn events(timeline: &Timeline) -> Vec<(Timestamp, String, String, String, String, i32)> {
+    timeline
+        .iter()
+        .filter_map(|(at, c)| match c {
+            Change::Event(e) => Some((
+                *at,
+                e.type_.clone().unwrap_or_default(),
+                e.reason.clone().unwrap_or_default(),
+                e.involved_object.field_path.clone().unwrap_or_default(),
+                e.message.clone().unwrap_or_default(),
+                e.count.unwrap_or(1),
+            )),
+            _ => None,
+        })
+        .collect()
+}

@@ -1,0 +1,344 @@
+//! Watch semantics against the simulator: kube-rs `watcher` sees `update_pod`, a stale RV gets the
+//! 200 + ERROR 410 Expired event (raw HTTP), the kube watcher relists after 410, and
+//! `kubectl get pod -w` prints the modified STATUS.
+
+mod sim_support;
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, Pod};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::runtime::watcher::{self, Event};
+use kube::{Api, Client};
+use podscope::sim::{Simulator, load_fixture};
+use serde_json::Value;
+use sim_support::{case, kubectl, raw_get, start_frozen};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+async fn client(sim: &Simulator) -> Client {
+    let kc = Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig parses");
+    let cfg = kube::Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default())
+        .await
+        .expect("kube config");
+    Client::try_from(cfg).expect("client")
+}
+
+/// Case 01's pod: (namespace, name, first container name).
+fn case01() -> (String, String, String) {
+    let fx = load_fixture(&case("01-")).expect("fixture");
+    let ns = fx.pod.metadata.namespace.clone().expect("namespace");
+    let name = fx.pod.metadata.name.clone().expect("name");
+    let container = fx.pod.spec.as_ref().expect("spec").containers[0]
+        .name
+        .clone();
+    (ns, name, container)
+}
+
+/// Marks the first container Running (it was waiting in CrashLoopBackOff).
+fn make_running(pod: &mut Pod) {
+    let started = pod
+        .metadata
+        .creation_timestamp
+        .clone()
+        .map(|t| t.0)
+        .expect("created");
+    if let Some(cs) = pod
+        .status
+        .as_mut()
+        .and_then(|s| s.container_statuses.as_mut())
+    {
+        cs[0].state = Some(ContainerState {
+            running: Some(ContainerStateRunning {
+                started_at: Some(Time(started)),
+            }),
+            ..ContainerState::default()
+        });
+    }
+}
+
+fn waiting_reason(pod: &Pod) -> Option<String> {
+    pod.status.as_ref()?.container_statuses.as_ref()?[0]
+        .state
+        .as_ref()?
+        .waiting
+        .as_ref()?
+        .reason
+        .clone()
+}
+
+async fn next_event<S>(stream: &mut S) -> Event<Pod>
+where
+    S: futures::Stream<Item = Result<Event<Pod>, watcher::Error>> + Unpin,
+{
+    tokio::time::timeout(Duration::from_secs(10), stream.next())
+        .await
+        .expect("watcher yields within 10 s")
+        .expect("stream continues")
+        .expect("no watcher error")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kube_watcher_sees_update_pod() {
+    let (ns, name, _) = case01();
+    let sim = start_frozen(&[case("01-")]).await;
+    let api: Api<Pod> = Api::namespaced(client(&sim).await, &ns);
+    let mut stream = watcher::watcher(
+        api,
+        watcher::Config::default().fields(&format!("metadata.name={name}")),
+    )
+    .boxed();
+    assert!(matches!(next_event(&mut stream).await, Event::Init));
+    match next_event(&mut stream).await {
+        Event::InitApply(p) => assert_eq!(waiting_reason(&p).as_deref(), Some("CrashLoopBackOff")),
+        other => panic!("expected InitApply, got {other:?}"),
+    }
+    assert!(matches!(next_event(&mut stream).await, Event::InitDone));
+    let store = sim.store();
+    let (ns2, name2) = (ns.clone(), name.clone());
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        store
+            .update_pod(&ns2, &name2, make_running)
+            .expect("pod exists");
+    });
+    match next_event(&mut stream).await {
+        Event::Apply(p) => {
+            assert_eq!(waiting_reason(&p), None);
+            assert_eq!(
+                p.metadata.resource_version,
+                Some(sim.store().resource_version().to_string())
+            );
+        }
+        other => panic!("expected Apply, got {other:?}"),
+    }
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stale_resource_version_gets_410_and_kube_watcher_relists() {
+    let (ns, name, _) = case01();
+    let sim = start_frozen(&[case("01-")]).await;
+    let api: Api<Pod> = Api::namespaced(client(&sim).await, &ns);
+    let mut stream = watcher::watcher(
+        api,
+        watcher::Config::default().fields(&format!("metadata.name={name}")),
+    )
+    .boxed();
+    assert!(matches!(next_event(&mut stream).await, Event::Init));
+    assert!(matches!(next_event(&mut stream).await, Event::InitApply(_)));
+    assert!(matches!(next_event(&mut stream).await, Event::InitDone));
+    // The watcher now holds the LIST's RV but has not opened its watch yet.
+    let listed_rv = sim.store().resource_version();
+    sim.store()
+        .update_pod(&ns, &name, make_running)
+        .expect("pod exists");
+    sim.store().expire_history();
+    let current = sim.store().resource_version();
+
+    let raw = raw_get(
+        sim.url(),
+        &format!("/api/v1/namespaces/{ns}/pods?&watch=true&fieldSelector=metadata.name%3D{name}&resourceVersion={listed_rv}"),
+    )
+    .await;
+    assert!(raw.starts_with("HTTP/1.1 200"), "status line: {raw}");
+    let event: Value = raw
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .and_then(|l| serde_json::from_str(l).ok())
+        .expect("one JSON event line");
+    let want: Value = serde_json::json!({"type": "ERROR", "object": {
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": format!("too old resource version: {listed_rv} ({current})"), "reason": "Expired", "code": 410}});
+    assert_eq!(event, want);
+    assert_eq!(
+        raw.lines().filter(|l| l.starts_with('{')).count(),
+        1,
+        "only the ERROR event: {raw}"
+    );
+
+    // The kube watcher opens its watch at the listed RV, gets 410 and relists.
+    let err = tokio::time::timeout(Duration::from_secs(10), stream.next())
+        .await
+        .expect("watcher yields")
+        .expect("stream continues");
+    assert!(
+        format!("{err:?}").contains("410"),
+        "expected a 410 watch error, got {err:?}"
+    );
+    assert!(matches!(next_event(&mut stream).await, Event::Init));
+    match next_event(&mut stream).await {
+        Event::InitApply(p) => assert_eq!(waiting_reason(&p), None, "relist shows the updated pod"),
+        other => panic!("expected InitApply, got {other:?}"),
+    }
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_bookmarks_and_timeout() {
+    let (ns, name, _) = case01();
+    let sim = start_frozen(&[case("01-")]).await;
+    let rv = sim.store().resource_version();
+    let raw = raw_get(
+        sim.url(),
+        &format!("/api/v1/namespaces/{ns}/pods?&watch=1&timeoutSeconds=2&fieldSelector=metadata.name%3D{name}&allowWatchBookmarks=true&resourceVersion={rv}"),
+    )
+    .await;
+    let events: Vec<Value> = raw
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert!(!events.is_empty(), "at least one bookmark in 2 s: {raw}");
+    for e in &events {
+        assert_eq!(e["type"], "BOOKMARK");
+        assert_eq!(e["object"]["kind"], "Pod");
+        assert_eq!(e["object"]["apiVersion"], "v1");
+        assert_eq!(e["object"]["metadata"]["resourceVersion"], rv.to_string());
+    }
+    let initial = raw_get(
+        sim.url(),
+        &format!("/api/v1/namespaces/{ns}/pods?watch=true&sendInitialEvents=true&timeoutSeconds=1"),
+    )
+    .await;
+    assert!(
+        initial.starts_with("HTTP/1.1 400"),
+        "sendInitialEvents without bookmarks: {initial}"
+    );
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_get_watch_shows_modified_status() {
+    let Some(bin) = kubectl() else {
+        eprintln!("skipping: kubectl is not on PATH");
+        return;
+    };
+    let (ns, name, _) = case01();
+    let sim = start_frozen(&[case("01-")]).await;
+    let cache = tempfile::tempdir().expect("tempdir");
+    let mut child = tokio::process::Command::new(bin)
+        .arg("--kubeconfig")
+        .arg(sim.kubeconfig_path())
+        .arg("--cache-dir")
+        .arg(cache.path())
+        .args(["get", "pod", &name, "-n", &ns, "-w"])
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("kubectl starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut next = async || {
+        tokio::time::timeout(Duration::from_secs(20), lines.next_line())
+            .await
+            .expect("kubectl prints within 20 s")
+            .expect("reads")
+            .expect("a line")
+    };
+    let header = next().await;
+    assert!(header.starts_with("NAME"), "header: {header}");
+    let first = next().await;
+    assert_eq!(
+        first.split_whitespace().nth(2),
+        Some("CrashLoopBackOff"),
+        "row: {first}"
+    );
+    // kubectl skips the watch's initial ADDED; give it time to open the watch, then modify.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    sim.store()
+        .update_pod(&ns, &name, make_running)
+        .expect("pod exists");
+    let second = next().await;
+    let cells: Vec<&str> = second.split_whitespace().collect();
+    assert_eq!(cells.first(), Some(&name.as_str()), "row: {second}");
+    assert_eq!(cells.get(1), Some(&"0/1"), "row: {second}");
+    assert_eq!(cells.get(2), Some(&"Running"), "row: {second}");
+    child.kill().await.expect("kill kubectl");
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streaming_list_watcher_gets_initial_events_and_end_bookmark() {
+    let (ns, name, _) = case01();
+    let sim = start_frozen(&[case("01-")]).await;
+    let api: Api<Pod> = Api::namespaced(client(&sim).await, &ns);
+    let cfg = watcher::Config::default()
+        .fields(&format!("metadata.name={name}"))
+        .streaming_lists();
+    let mut stream = watcher::watcher(api, cfg).boxed();
+    assert!(matches!(next_event(&mut stream).await, Event::Init));
+    match next_event(&mut stream).await {
+        Event::InitApply(p) => assert_eq!(p.metadata.name.as_deref(), Some(name.as_str())),
+        other => panic!("expected InitApply, got {other:?}"),
+    }
+    assert!(matches!(next_event(&mut stream).await, Event::InitDone));
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn event_watch_honours_involved_object_selector() {
+    use k8s_openapi::api::core::v1::{Event as CoreEvent, ObjectReference};
+    let (ns, name, _) = case01();
+    let sim = start_frozen(&[case("01-")]).await;
+    let api: Api<CoreEvent> = Api::namespaced(client(&sim).await, &ns);
+    let uid = sim
+        .store()
+        .pod(&ns, &name)
+        .and_then(|p| p.metadata.uid)
+        .expect("uid");
+    let selector = format!(
+        "involvedObject.name={name},involvedObject.namespace={ns},involvedObject.uid={uid}"
+    );
+    let mut stream = watcher::watcher(api, watcher::Config::default().fields(&selector)).boxed();
+    let mut initial = 0;
+    loop {
+        let ev = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("yields")
+            .expect("continues")
+            .expect("no error");
+        match ev {
+            watcher::Event::Init => {}
+            watcher::Event::InitApply(_) => initial += 1,
+            watcher::Event::InitDone => break,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    let fx = load_fixture(&case("01-")).expect("fixture");
+    assert_eq!(
+        initial,
+        fx.events.len(),
+        "every fixture event is about the pod"
+    );
+    let about = |obj: &str| CoreEvent {
+        metadata: kube::api::ObjectMeta {
+            name: Some(format!("{obj}.test")),
+            namespace: Some(ns.clone()),
+            ..Default::default()
+        },
+        involved_object: ObjectReference {
+            kind: Some("Pod".into()),
+            name: Some(obj.into()),
+            namespace: Some(ns.clone()),
+            uid: Some(uid.clone()),
+            ..Default::default()
+        },
+        reason: Some("Killing".into()),
+        ..Default::default()
+    };
+    sim.store().add_event(about("someone-else")).expect("added");
+    sim.store().add_event(about(&name)).expect("added");
+    let ev = tokio::time::timeout(Duration::from_secs(10), stream.next())
+        .await
+        .expect("yields")
+        .expect("continues")
+        .expect("no error");
+    match ev {
+        watcher::Event::Apply(e) => {
+            assert_eq!(e.involved_object.name.as_deref(), Some(name.as_str()))
+        }
+        other => panic!("expected Apply of the pod's event, got {other:?}"),
+    }
+    sim.shutdown().await;
+}

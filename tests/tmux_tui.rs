@@ -1,0 +1,105 @@
+//! Drives the real TUI in tmux against the simulator: the pod's STATUS appears and the
+//! CrashLoopBackOff countdown moves; `q` quits and leaves the shell usable.
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use podscope::sim::{SimClock, SimConfig, Simulator};
+
+const CASE: &str = "04-crashloop-oomkilled-jvm";
+
+fn tmux(args: &[&str]) -> Option<String> {
+    let out = Command::new("tmux").args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Seconds in the first "restart in …" on screen (`1m30s` → 90).
+fn countdown_seconds(screen: &str) -> Option<u64> {
+    let at = screen.find("restart in ")? + "restart in ".len();
+    let word: String = screen[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    let mut total = 0;
+    let mut num = 0;
+    for ch in word.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            num = num * 10 + u64::from(d);
+        } else {
+            total += num * match ch {
+                'h' => 3600,
+                'm' => 60,
+                _ => 1,
+            };
+            num = 0;
+        }
+    }
+    Some(total)
+}
+
+fn wait_for(session: &str, what: &str, f: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let screen = tmux(&["capture-pane", "-p", "-t", session]).unwrap_or_default();
+        if f(&screen) {
+            return screen;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}; screen:\n{screen}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tui_shows_status_and_a_moving_countdown() {
+    if tmux(&["-V"]).is_none() {
+        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
+        return;
+    }
+    let dir = common::cluster::cases_dir().join(CASE);
+    let exp = common::cases::expected(CASE);
+    let ns = common::cluster::namespace(&dir);
+    // A real clock with the fixture shifted so that "now" is its snapshot time: the countdown
+    // starts at about 90 s and runs live.
+    let sim = Simulator::start(SimConfig {
+        fixtures: vec![dir.clone()],
+        listen: "127.0.0.1:0".parse().expect("addr"),
+        kubeconfig_out: None,
+        clock: SimClock::Real,
+        shift_to_now: true,
+    })
+    .await
+    .expect("simulator starts");
+    let session = format!("podscope-test-{}", std::process::id());
+    let cmd = format!(
+        "{} --kubeconfig {} -n {ns} {}",
+        env!("CARGO_BIN_EXE_podscope"),
+        sim.kubeconfig_path().display(),
+        exp.name
+    );
+    tokio::task::block_in_place(|| {
+        tmux(&["new-session", "-d", "-s", &session, "-x", "120", "-y", "40", &cmd])
+            .expect("tmux starts");
+        let first = wait_for(&session, "STATUS and countdown", |s| {
+            s.contains("CrashLoopBackOff") && countdown_seconds(s).is_some()
+        });
+        assert!(first.contains(&exp.name), "{first}");
+        assert!(first.contains("OOMKilled"), "{first}");
+        let t1 = countdown_seconds(&first).expect("countdown");
+        assert!((80..=91).contains(&t1), "countdown near 90 s at start, got {t1}: {first}");
+        std::thread::sleep(Duration::from_millis(2500));
+        let second = wait_for(&session, "countdown", |s| countdown_seconds(s).is_some());
+        let t2 = countdown_seconds(&second).expect("countdown");
+        assert!(t2 < t1, "countdown moves: {t1} then {t2}");
+        tmux(&["send-keys", "-t", &session, "q"]);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while tmux(&["has-session", "-t", &session]).is_some() {
+            assert!(Instant::now() < deadline, "q did not quit");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    sim.shutdown().await;
+}

@@ -1,0 +1,96 @@
+//! Rendered-frame snapshots of real cases at their snapshot time, at 120×40 and 80×24, with the
+//! kubectl columns from each case's expected.md asserted in the buffer.
+
+mod common;
+
+use common::{cases, render, text};
+
+/// Renders `case` at `w`×`h`, checks STATUS/READY/RESTARTS/AGE from expected.md and each of
+/// `must_show`, then snapshots the frame.
+fn check(case: &str, w: u16, h: u16, must_show: &[&str]) {
+    let expected = cases::expected(case);
+    let state = cases::state(case, false);
+    let backend = render(&state, w, h);
+    let screen = text(&backend);
+    let columns = format!(
+        "STATUS {}  READY {}  RESTARTS {}  AGE {}",
+        expected.status, expected.ready, expected.restarts, expected.age
+    );
+    assert!(
+        screen.contains(&columns),
+        "missing `{columns}` in\n{screen}"
+    );
+    for s in must_show {
+        assert!(screen.contains(s), "missing `{s}` in\n{screen}");
+    }
+    insta::assert_snapshot!(format!("{case}@{w}x{h}"), backend);
+}
+
+#[test]
+fn crashloop_oomkilled_jvm() {
+    let case = "04-crashloop-oomkilled-jvm";
+    // finishedAt 07:19:05 + back-off 2m40s = 07:21:45, 90 s after the snapshot (expected.md).
+    let both = [
+        "restart in 1m30s (back-off 2m40s)",
+        "OOMKilled, exit 137 (SIGKILL)",
+        "memory limit 512Mi",
+    ];
+    check(case, 120, 40, &both);
+    check(case, 80, 24, &both);
+}
+
+#[test]
+fn crashloop_exit127_metrics_sidecar() {
+    let case = "02-crashloop-exit127-metrics-sidecar";
+    // Back-off at the 5m0s cap after finishedAt 14:12:45: next attempt ~30 s after the snapshot.
+    let both = [
+        "restart in 30s (back-off 5m0s)",
+        "exit 127",
+        "command not found",
+    ];
+    check(case, 120, 40, &both);
+    check(case, 80, 24, &both);
+}
+
+#[test]
+fn native_sidecar_job_completed() {
+    let case = "12-native-sidecar-job-completed";
+    let both = ["sidecar", "log-shipper", "export"];
+    check(case, 120, 40, &both);
+    check(case, 80, 24, &both);
+}
+
+#[test]
+fn init_crashloop_with_termination_message() {
+    let case = "08-init-crashloop-exit1-termination-message";
+    // Back-off 5m0s from 08:20:35: next attempt 08:25:35, 2m25s after the snapshot.
+    let both = [
+        "restart in 2m25s (back-off 5m0s)",
+        "Failed to fetch /opt/app/conf/runtime.yml. statusCode=403",
+    ];
+    check(case, 120, 40, &both);
+    check(case, 80, 24, &both);
+}
+
+#[test]
+fn terminating_job_with_finalizer() {
+    let case = "21-terminating-job-tracking-finalizer";
+    // deletionTimestamp 2023-08-09T03:10:00Z, snapshot 2023-08-11T06:10:00Z.
+    let both = ["deleted 2d3h ago but still present", "Completed, exit 0"];
+    check(case, 120, 40, &both);
+    check(case, 80, 24, &both);
+}
+
+#[test]
+fn no_color_theme_keeps_the_text() {
+    let case = "04-crashloop-oomkilled-jvm";
+    let colored = render(&cases::state(case, false), 120, 40);
+    let mono = render(&cases::state(case, true), 120, 40);
+    assert_eq!(text(&colored), text(&mono));
+    let buf = mono.buffer();
+    let any_color = buf
+        .content()
+        .iter()
+        .any(|c| c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset);
+    assert!(!any_color, "NO_COLOR theme must not set colours");
+}

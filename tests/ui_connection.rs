@@ -1,0 +1,100 @@
+//! The header's connection indicator and notices, rendered after scripted messages.
+
+mod common;
+
+use common::{cases, container, pod, render, state, t0, text};
+use podscope::app::{Msg, update};
+use podscope::model::ContainerKind;
+use ratatui::style::Color;
+
+fn first_row(s: &podscope::app::State) -> String {
+    common::rows(&render(s, 120, 40))[0].clone()
+}
+
+#[test]
+fn connecting_then_not_found_then_live() {
+    let mut s = state();
+    assert!(first_row(&s).contains("default/web  connecting…"));
+    update(&mut s, Msg::PodAbsent);
+    let screen = text(&render(&s, 80, 24));
+    assert!(
+        screen.contains("waiting for pod web in default to appear"),
+        "{screen}"
+    );
+    update(
+        &mut s,
+        Msg::PodApplied(Box::new(pod(
+            "uid-1",
+            vec![container("app", ContainerKind::Main)],
+        ))),
+    );
+    assert!(first_row(&s).contains("● live"));
+}
+
+#[test]
+fn reconnecting_shows_the_reason_without_control_characters() {
+    let mut s = state();
+    update(
+        &mut s,
+        Msg::PodWatchFailed("watch pods \"web\": connection refused\u{1b}[2J".to_owned()),
+    );
+    let row = first_row(&s);
+    assert!(
+        row.contains("reconnecting: watch pods \"web\": connection refused"),
+        "{row}"
+    );
+    assert!(!row.contains('\u{1b}'));
+}
+
+#[test]
+fn deleted_and_recreated_are_announced() {
+    let mut s = state();
+    let p = pod("uid-1", vec![container("app", ContainerKind::Main)]);
+    update(&mut s, Msg::PodApplied(Box::new(p.clone())));
+    update(&mut s, Msg::Tick(t0() + jiff::SignedDuration::from_secs(5)));
+    update(&mut s, Msg::PodDeleted(Box::new(p)));
+    update(
+        &mut s,
+        Msg::Tick(t0() + jiff::SignedDuration::from_secs(17)),
+    );
+    let row = first_row(&s);
+    assert!(
+        row.contains("pod deleted at 07:20:20Z (12s ago), last state kept"),
+        "{row}"
+    );
+    assert!(
+        text(&render(&s, 120, 40)).contains("STATUS Running"),
+        "last state kept"
+    );
+    update(
+        &mut s,
+        Msg::PodApplied(Box::new(pod(
+            "uid-2",
+            vec![container("app", ContainerKind::Main)],
+        ))),
+    );
+    let screen = text(&render(&s, 120, 40));
+    assert!(screen.contains("● live"));
+    assert!(screen.contains("pod recreated (new UID uid-2)"), "{screen}");
+}
+
+#[test]
+fn warning_events_are_highlighted() {
+    // Case 04's newest event is the BackOff Warning.
+    let s = cases::state("04-crashloop-oomkilled-jvm", false);
+    let backend = render(&s, 120, 40);
+    let rows = common::rows(&backend);
+    let y = rows
+        .iter()
+        .position(|r| r.starts_with("Warning"))
+        .expect("a Warning row");
+    let normal = rows
+        .iter()
+        .position(|r| r.starts_with("Normal"))
+        .expect("a Normal row");
+    let buf = backend.buffer();
+    let y = u16::try_from(y).expect("row fits");
+    let normal = u16::try_from(normal).expect("row fits");
+    assert_eq!(buf[(0, y)].fg, Color::Yellow);
+    assert_ne!(buf[(0, normal)].fg, Color::Yellow);
+}

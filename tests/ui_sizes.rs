@@ -1,0 +1,103 @@
+//! The view at any size: never panics, keeps the essentials on small terminals.
+
+mod common;
+
+use common::{container, key, pod, render, state, t0, text};
+use podscope::app::{Msg, update};
+use podscope::model::{
+    Backoff, BackoffSource, ConditionSummary, ContainerKind, ContainerState, Terminated,
+};
+
+fn crash_looping() -> podscope::app::State {
+    let mut s = state();
+    let mut c = container("app", ContainerKind::Main);
+    c.ready = false;
+    c.restart_count = 5;
+    c.state = ContainerState::Waiting {
+        reason: "CrashLoopBackOff".to_owned(),
+        message: Some(
+            "back-off 2m40s restarting failed container=app pod=web_default(uid-1)".to_owned(),
+        ),
+    };
+    let finished = t0() - jiff::SignedDuration::from_secs(70);
+    c.last_state = Some(Terminated {
+        reason: "OOMKilled".to_owned(),
+        exit_code: 137,
+        finished_at: Some(finished),
+        started_at: Some(finished - jiff::SignedDuration::from_secs(45)),
+        ..Terminated::default()
+    });
+    c.memory_limit = Some("512Mi".to_owned());
+    c.backoff = Some(Backoff {
+        delay: std::time::Duration::from_secs(160),
+        next_restart_at: Some(finished + jiff::SignedDuration::from_secs(160)),
+        source: BackoffSource::Message,
+    });
+    let mut p = pod("uid-1", vec![container("istio", ContainerKind::Sidecar), c]);
+    p.conditions.push(ConditionSummary {
+        type_: "Ready".to_owned(),
+        status: "False".to_owned(),
+        reason: "ContainersNotReady".to_owned(),
+        message: "containers with unready status: [app]".to_owned(),
+        last_transition_time: Some(finished),
+    });
+    update(&mut s, Msg::PodApplied(Box::new(p)));
+    s
+}
+
+#[test]
+fn no_size_panics_with_or_without_help() {
+    let mut s = crash_looping();
+    for help in [false, true] {
+        if help {
+            update(&mut s, key(crossterm::event::KeyCode::Char('?')));
+        }
+        for w in [0, 1, 2, 5, 10, 20, 40, 80, 120] {
+            for h in [0, 1, 2, 3, 4, 5, 8, 12, 16, 24, 40] {
+                let _ = render(&s, w, h);
+            }
+        }
+    }
+    let empty = state();
+    let _ = render(&empty, 20, 5);
+    let _ = render(&empty, 0, 0);
+}
+
+#[test]
+fn twenty_by_five_keeps_identity_and_status() {
+    let s = crash_looping();
+    let screen = text(&render(&s, 20, 5));
+    assert!(screen.contains("default/web"), "{screen}");
+    assert!(screen.contains("STATUS"), "{screen}");
+}
+
+#[test]
+fn countdown_is_shown_and_moves_with_the_clock() {
+    let mut s = crash_looping();
+    let screen = text(&render(&s, 120, 40));
+    // finishedAt = t0 − 70 s, back-off 160 s → 90 s left.
+    assert!(
+        screen.contains("restart in 1m30s (back-off 2m40s)"),
+        "{screen}"
+    );
+    assert!(screen.contains("memory limit 512Mi"), "{screen}");
+    assert!(screen.contains("exit 137 (SIGKILL)"), "{screen}");
+    update(
+        &mut s,
+        Msg::Tick(t0() + jiff::SignedDuration::from_secs(89)),
+    );
+    assert!(text(&render(&s, 120, 40)).contains("restart in 1s"));
+    update(
+        &mut s,
+        Msg::Tick(t0() + jiff::SignedDuration::from_secs(95)),
+    );
+    assert!(text(&render(&s, 120, 40)).contains("restarting…"));
+    update(
+        &mut s,
+        Msg::Tick(t0() + jiff::SignedDuration::from_secs(200)),
+    );
+    let late = text(&render(&s, 120, 40));
+    assert!(late.contains("restart overdue"), "{late}");
+    let small = text(&render(&s, 80, 24));
+    assert!(small.contains("overdue"), "{small}");
+}

@@ -1,0 +1,207 @@
+//! `update` scripts for the pod and events watches: messages in, state and `Cmd`s out.
+
+mod common;
+
+use common::{container, pod, state, t0};
+use podscope::app::state::Connection;
+use podscope::app::{Cmd, Msg, update};
+use podscope::model::{ContainerKind, ContainerState, EventSummary};
+
+fn event(uid: &str, reason: &str, secs_before_t0: i64) -> EventSummary {
+    let at = t0() - jiff::SignedDuration::from_secs(secs_before_t0);
+    EventSummary {
+        uid: uid.to_owned(),
+        type_: "Warning".to_owned(),
+        reason: reason.to_owned(),
+        message: format!("{reason} happened"),
+        count: 1,
+        first_timestamp: Some(at),
+        last_timestamp: Some(at),
+        source: "kubelet".to_owned(),
+        field_path: String::new(),
+    }
+}
+
+#[test]
+fn first_pod_starts_the_events_watch_and_goes_live() {
+    let mut s = state();
+    assert_eq!(s.connection, Connection::Connecting);
+    let p = pod("uid-1", vec![container("app", ContainerKind::Main)]);
+    let cmds = update(&mut s, Msg::PodApplied(Box::new(p.clone())));
+    assert_eq!(
+        cmds,
+        vec![Cmd::WatchEvents {
+            uid: "uid-1".to_owned()
+        }]
+    );
+    assert_eq!(s.connection, Connection::Live);
+    assert_eq!(s.pod.as_ref(), Some(&p));
+    assert!(s.dirty);
+    assert!(s.notice.is_none());
+}
+
+#[test]
+fn same_uid_update_issues_no_command() {
+    let mut s = state();
+    let p = pod("uid-1", vec![container("app", ContainerKind::Main)]);
+    update(&mut s, Msg::PodApplied(Box::new(p.clone())));
+    let mut p2 = p;
+    p2.resource_version = "2".to_owned();
+    assert!(update(&mut s, Msg::PodApplied(Box::new(p2))).is_empty());
+    assert_eq!(
+        s.pod.as_ref().map(|p| p.resource_version.as_str()),
+        Some("2")
+    );
+}
+
+#[test]
+fn new_uid_is_a_recreated_pod_with_notice_and_a_new_events_watch() {
+    let mut s = state();
+    update(
+        &mut s,
+        Msg::PodApplied(Box::new(pod(
+            "uid-1",
+            vec![container("app", ContainerKind::Main)],
+        ))),
+    );
+    update(&mut s, Msg::EventsReset(vec![event("e1", "BackOff", 30)]));
+    let cmds = update(
+        &mut s,
+        Msg::PodApplied(Box::new(pod(
+            "uid-2",
+            vec![container("app", ContainerKind::Main)],
+        ))),
+    );
+    assert_eq!(
+        cmds,
+        vec![Cmd::WatchEvents {
+            uid: "uid-2".to_owned()
+        }]
+    );
+    assert_eq!(s.notice.as_deref(), Some("pod recreated (new UID uid-2)"));
+    assert!(s.events.is_empty(), "events of the old pod are dropped");
+    assert_eq!(s.pod.as_ref().map(|p| p.uid.as_str()), Some("uid-2"));
+}
+
+#[test]
+fn deleted_keeps_the_last_state_and_marks_the_time() {
+    let mut s = state();
+    let p = pod("uid-1", vec![container("app", ContainerKind::Main)]);
+    update(&mut s, Msg::PodApplied(Box::new(p.clone())));
+    update(&mut s, Msg::EventsReset(vec![event("e1", "Killing", 5)]));
+    let later = t0() + jiff::SignedDuration::from_secs(42);
+    update(&mut s, Msg::Tick(later));
+    let cmds = update(&mut s, Msg::PodDeleted(Box::new(p.clone())));
+    assert!(cmds.is_empty());
+    assert_eq!(s.connection, Connection::Deleted { at: later });
+    assert_eq!(s.pod.as_ref(), Some(&p));
+    assert_eq!(s.events.len(), 1, "events stay with the last state");
+    // A relist after the deletion does not wipe what was last seen.
+    update(&mut s, Msg::PodAbsent);
+    assert_eq!(s.connection, Connection::Deleted { at: later });
+    assert!(s.pod.is_some());
+}
+
+#[test]
+fn absent_pod_keeps_nothing_stale() {
+    let mut s = state();
+    update(
+        &mut s,
+        Msg::PodApplied(Box::new(pod(
+            "uid-1",
+            vec![
+                container("a", ContainerKind::Main),
+                container("b", ContainerKind::Main),
+            ],
+        ))),
+    );
+    update(&mut s, Msg::EventsReset(vec![event("e1", "BackOff", 5)]));
+    update(&mut s, common::key(crossterm::event::KeyCode::Char('j')));
+    assert_eq!(s.selected, 1);
+    s.dirty = false;
+    assert!(update(&mut s, Msg::PodAbsent).is_empty());
+    assert_eq!(s.connection, Connection::NotFound);
+    assert!(s.pod.is_none());
+    assert!(s.events.is_empty());
+    assert_eq!(s.selected, 0);
+    assert!(s.dirty);
+}
+
+#[test]
+fn watch_failure_reconnects_then_a_pod_makes_it_live() {
+    let mut s = state();
+    let p = pod("uid-1", vec![container("app", ContainerKind::Main)]);
+    update(&mut s, Msg::PodApplied(Box::new(p.clone())));
+    let reason = "watch pods: connection refused".to_owned();
+    update(&mut s, Msg::PodWatchFailed(reason.clone()));
+    assert_eq!(s.connection, Connection::Reconnecting(reason));
+    assert!(
+        s.pod.is_some(),
+        "the last state stays visible while reconnecting"
+    );
+    update(&mut s, Msg::PodWatchRestarted);
+    assert!(matches!(s.connection, Connection::Reconnecting(_)));
+    let cmds = update(&mut s, Msg::PodApplied(Box::new(p)));
+    assert!(cmds.is_empty(), "same UID: the events watch keeps running");
+    assert_eq!(s.connection, Connection::Live);
+}
+
+#[test]
+fn events_are_kept_newest_first_and_upserted_by_uid() {
+    let mut s = state();
+    update(
+        &mut s,
+        Msg::EventsReset(vec![
+            event("old", "Scheduled", 600),
+            event("new", "BackOff", 10),
+            event("mid", "Pulled", 300),
+        ]),
+    );
+    let order: Vec<&str> = s.events.iter().map(|e| e.uid.as_str()).collect();
+    assert_eq!(order, ["new", "mid", "old"]);
+    let mut bumped = event("old", "Scheduled", 1);
+    bumped.count = 2;
+    update(&mut s, Msg::EventApplied(bumped));
+    assert_eq!(s.events.len(), 3);
+    assert_eq!(s.events[0].uid, "old");
+    assert_eq!(s.events[0].count, 2);
+    update(&mut s, Msg::EventDeleted("mid".to_owned()));
+    let order: Vec<&str> = s.events.iter().map(|e| e.uid.as_str()).collect();
+    assert_eq!(order, ["old", "new"]);
+    update(&mut s, Msg::EventsWatchFailed("403 forbidden".to_owned()));
+    assert_eq!(s.events_error.as_deref(), Some("403 forbidden"));
+}
+
+#[test]
+fn tick_sets_now_and_redraws_only_when_a_clock_is_visible() {
+    let mut s = state();
+    let t1 = t0() + jiff::SignedDuration::from_secs(1);
+    update(&mut s, Msg::Tick(t1));
+    assert_eq!(s.now, t1);
+    assert!(!s.dirty, "connecting, nothing time-dependent on screen");
+    update(&mut s, Msg::PodAbsent);
+    s.dirty = false;
+    update(&mut s, Msg::Tick(t1 + jiff::SignedDuration::from_secs(1)));
+    assert!(!s.dirty, "not found, nothing time-dependent on screen");
+
+    let mut crashing = container("app", ContainerKind::Main);
+    crashing.state = ContainerState::Waiting {
+        reason: "CrashLoopBackOff".to_owned(),
+        message: None,
+    };
+    update(
+        &mut s,
+        Msg::PodApplied(Box::new(pod("uid-1", vec![crashing]))),
+    );
+    s.dirty = false;
+    let t3 = t1 + jiff::SignedDuration::from_secs(2);
+    update(&mut s, Msg::Tick(t3));
+    assert_eq!(s.now, t3);
+    assert!(s.dirty, "AGE and countdowns move");
+}
+
+#[test]
+fn sigterm_quits() {
+    let mut s = state();
+    assert_eq!(update(&mut s, Msg::Quit), vec![Cmd::Quit]);
+}
