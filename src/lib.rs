@@ -13,6 +13,7 @@ pub mod cli;
 pub mod cluster;
 pub mod commands;
 pub mod logging;
+pub mod logs_cmd;
 pub mod model;
 pub mod sim;
 pub mod snapshot;

@@ -73,7 +73,13 @@ impl LogLine {
 
     /// A line podscope inserts (`kind` is `Marker` or `Event`); `text` is sanitised.
     #[must_use]
-    pub fn note(container: &str, instance: i32, ts: Option<Timestamp>, kind: LineKind, text: &str) -> LogLine {
+    pub fn note(
+        container: &str,
+        instance: i32,
+        ts: Option<Timestamp>,
+        kind: LineKind,
+        text: &str,
+    ) -> LogLine {
         LogLine {
             container: container.to_owned(),
             instance,
@@ -218,6 +224,28 @@ pub fn split_sgr(s: &str) -> (String, Vec<SgrMark>) {
     (text, marks)
 }
 
+/// Makes one log line safe to write to a terminal while keeping its colour: SGR sequences
+/// (`ESC [ params m`) are written as they were, every other control character or escape is
+/// neutralised as in [`split_sgr`]. Borrowed when the line has no control character.
+#[must_use]
+pub fn terminal_safe(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| c.is_control()) {
+        return Cow::Borrowed(s);
+    }
+    let (text, marks) = split_sgr(s);
+    let mut out = String::with_capacity(text.len() + 8 * marks.len());
+    let mut at = 0;
+    for m in &marks {
+        out.push_str(&text[at..m.at]);
+        out.push_str("\u{1b}[");
+        out.push_str(&m.params);
+        out.push('m');
+        at = m.at;
+    }
+    out.push_str(&text[at..]);
+    Cow::Owned(out)
+}
+
 /// Cuts `text` for display to at most `max_bytes` bytes (at a character boundary) and says how
 /// much is hidden: `…` + ` [N bytes more]`. Returns it borrowed when it fits. Nothing is dropped
 /// from the buffer; this is only what one screen row shows.
@@ -230,7 +258,11 @@ pub fn display_truncate(text: &str, max_bytes: usize) -> Cow<'_, str> {
     while !text.is_char_boundary(cut) {
         cut -= 1;
     }
-    Cow::Owned(format!("{}… [{} bytes more]", &text[..cut], text.len() - cut))
+    Cow::Owned(format!(
+        "{}… [{} bytes more]",
+        &text[..cut],
+        text.len() - cut
+    ))
 }
 
 /// The log lines kept for display: at most `capacity` lines, oldest evicted first, and a count

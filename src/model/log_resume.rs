@@ -46,8 +46,10 @@ impl ResumePoint {
     /// rounding to seconds can never skip a line after the resume point.
     #[must_use]
     pub fn since_time(&self) -> Timestamp {
-        Timestamp::from_second(self.last_ts.as_second() - i64::from(self.last_ts.subsec_nanosecond() < 0))
-            .unwrap_or(self.last_ts)
+        Timestamp::from_second(
+            self.last_ts.as_second() - i64::from(self.last_ts.subsec_nanosecond() < 0),
+        )
+        .unwrap_or(self.last_ts)
     }
 }
 
@@ -150,4 +152,58 @@ pub fn lost_instances_marker(count: u32) -> String {
         format!("{count} restarts not seen: their logs are gone")
     };
     format!("── {what} (the kubelet keeps only the previous instance) ──")
+}
+
+/// Tracks the [`ResumePoint`] of a stream from the raw timestamp tokens of its lines without
+/// parsing each one: lines sharing the same token bytes are counted, and only the last token is
+/// parsed, on demand ([`ResumeTracker::point`]). Allocation-free after the first line.
+#[derive(Debug, Clone, Default)]
+pub struct ResumeTracker {
+    token: Vec<u8>,
+    count: usize,
+    base: Option<ResumePoint>,
+}
+
+impl ResumeTracker {
+    /// Starts from `point` (lines already read before this stream), or from nothing.
+    #[must_use]
+    pub fn new(point: Option<ResumePoint>) -> ResumeTracker {
+        ResumeTracker {
+            token: Vec::new(),
+            count: 0,
+            base: point,
+        }
+    }
+
+    /// Records a line whose timestamp token (see [`crate::model::log::timestamp_token`]) is `token`.
+    pub fn observe(&mut self, token: &[u8]) {
+        if self.token == token {
+            self.count += 1;
+        } else {
+            self.token.clear();
+            self.token.extend_from_slice(token);
+            self.count = 1;
+        }
+    }
+
+    /// Where the stream left off: the last token seen (if it parses) with its line count, merged
+    /// with the starting point (same timestamp → counts add up; an older one never wins).
+    #[must_use]
+    pub fn point(&self) -> Option<ResumePoint> {
+        let last = std::str::from_utf8(&self.token)
+            .ok()
+            .and_then(|t| t.parse::<Timestamp>().ok())
+            .map(|ts| ResumePoint {
+                last_ts: ts,
+                lines_at_last_ts: self.count,
+            });
+        match (self.base, last) {
+            (Some(b), Some(l)) if b.last_ts == l.last_ts => Some(ResumePoint {
+                last_ts: b.last_ts,
+                lines_at_last_ts: b.lines_at_last_ts + l.lines_at_last_ts,
+            }),
+            (Some(b), Some(l)) if b.last_ts > l.last_ts => Some(b),
+            (b, l) => l.or(b),
+        }
+    }
 }
