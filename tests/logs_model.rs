@@ -36,10 +36,7 @@ fn kubelet_prefix_with_nine_digits() {
         "  indented"
     );
     // An empty line is the prefix and its space.
-    assert_eq!(
-        parse_line("2025-01-01T00:04:59.000000001Z "),
-        (Some(t), "")
-    );
+    assert_eq!(parse_line("2025-01-01T00:04:59.000000001Z "), (Some(t), ""));
 }
 
 #[test]
@@ -47,7 +44,10 @@ fn lenient_timestamp_widths_and_offsets() {
     for (raw, want) in [
         ("2025-01-01T00:04:59Z x", "2025-01-01T00:04:59Z"),
         ("2025-01-01T00:04:59.5Z x", "2025-01-01T00:04:59.5Z"),
-        ("2025-01-01T00:04:59.123456Z x", "2025-01-01T00:04:59.123456Z"),
+        (
+            "2025-01-01T00:04:59.123456Z x",
+            "2025-01-01T00:04:59.123456Z",
+        ),
         ("2025-01-01T02:04:59.1+02:00 x", "2025-01-01T00:04:59.1Z"),
     ] {
         let (t, rest) = parse_line(raw);
@@ -200,7 +200,10 @@ fn tracker_counts_tokens_without_parsing_each() {
     tr.observe(t2);
     tr.observe(t2);
     let p = tr.point().expect("point");
-    assert_eq!((p.last_ts, p.lines_at_last_ts), (ts("2025-01-01T00:00:10.7Z"), 2));
+    assert_eq!(
+        (p.last_ts, p.lines_at_last_ts),
+        (ts("2025-01-01T00:00:10.7Z"), 2)
+    );
     // Continuing after a resume at the same instant adds up.
     let mut tr = ResumeTracker::new(Some(p));
     tr.observe(t2);
@@ -251,7 +254,13 @@ fn restart_marker_from_case_01_exit_1() {
     let c = &pod.containers[0];
     let last = c.last_state.as_ref().expect("lastState.terminated");
     let m = restart_marker(last, None);
-    assert!(m.starts_with(&format!("── restarted: {}, exit {} after ", last.reason, last.exit_code)), "{m}");
+    assert!(
+        m.starts_with(&format!(
+            "── restarted: {}, exit {} after ",
+            last.reason, last.exit_code
+        )),
+        "{m}"
+    );
     assert!(!m.contains("SIG"), "{m}");
 }
 
