@@ -379,3 +379,63 @@ async fn follow_survives_a_crash_loop_restart() {
     );
     sim.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_task_sends_batches_then_the_end() {
+    use k8s_openapi::api::core::v1::Pod;
+    use podscope::app::Msg;
+    use podscope::cluster::logs::{StreamSpec, stream_task};
+
+    let dir = case("01-");
+    let (name, ns) = name_ns(&dir);
+    let want = file_lines(&dir, "logs-previous.txt");
+    let sim = start_frozen(std::slice::from_ref(&dir)).await;
+    let kc = kube::config::Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig");
+    let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+        .await
+        .expect("config");
+    let api: kube::Api<Pod> =
+        kube::Api::namespaced(kube::Client::try_from(cfg).expect("client"), &ns);
+    let (tx, mut rx) = tokio::sync::mpsc::channel(16);
+    let spec = |stream, previous| StreamSpec {
+        stream,
+        pod: name.clone(),
+        container: String::new(),
+        instance: 2,
+        params: kube::api::LogParams {
+            previous,
+            timestamps: true,
+            ..Default::default()
+        },
+    };
+    tokio::spawn(stream_task(api.clone(), spec(7, true), tx.clone()));
+    let mut got = Vec::new();
+    loop {
+        match rx.recv().await.expect("a message") {
+            Msg::LogLines { stream: 7, lines } => got.extend(lines),
+            Msg::LogStreamEnded { stream: 7, reason } => {
+                assert_eq!(reason, None);
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(
+        got.iter().map(|l| l.text.as_str()).collect::<Vec<_>>(),
+        want
+    );
+    assert!(got.iter().all(|l| l.ts.is_some() && l.instance == 2));
+
+    // An unknown container: the server's message verbatim as the end reason.
+    let mut bad = spec(8, false);
+    bad.params.container = Some("nope".into());
+    tokio::spawn(stream_task(api, bad, tx));
+    match rx.recv().await.expect("a message") {
+        Msg::LogStreamEnded { stream: 8, reason } => assert_eq!(
+            reason.as_deref(),
+            Some(format!("container nope is not valid for pod {name}").as_str())
+        ),
+        other => panic!("unexpected {other:?}"),
+    }
+    sim.shutdown().await;
+}
