@@ -303,7 +303,9 @@ async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
         Err(e) => return Err(LogError::from(e).into()),
     };
     let containers = choose_containers(&pod, args)?;
-    let following = args.follow && args.limit_bytes == 0;
+    // Following across restarts applies to the live instance; with --previous or --limit-bytes
+    // the one request is made as kubectl makes it.
+    let following = args.follow && args.limit_bytes == 0 && !args.previous;
     let base = LogParams {
         follow: args.follow,
         previous: args.previous,
