@@ -34,6 +34,8 @@ pub enum Command {
     Attach(AttachArgs),
     /// Run the simulated API server on loopback until Ctrl-C.
     Sim(crate::sim::SimArgs),
+    /// Print a container's log like `kubectl logs`; `-f` keeps following across restarts.
+    Logs(crate::logs_cmd::LogsArgs),
     /// Start the embedded simulated cluster and attach to its crash-looping pod.
     Demo(DemoArgs),
 }

@@ -14,6 +14,7 @@ pub mod cluster;
 pub mod commands;
 pub mod demo;
 pub mod logging;
+pub mod logs_cmd;
 pub mod model;
 pub mod sim;
 pub mod snapshot;

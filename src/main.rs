@@ -33,6 +33,7 @@ fn main() -> ExitCode {
             (Some(Command::Sim(s)), _) => {
                 podscope::sim::run_cli(s).await.map(|()| ExitCode::SUCCESS)
             }
+            (Some(Command::Logs(l)), _) => Ok(podscope::logs_cmd::run(&l).await),
             (Some(Command::Demo(d)), _) => podscope::demo::demo(&d).await,
             (None, None) => {
                 eprintln!(

@@ -2,7 +2,7 @@
 
 use jiff::Timestamp;
 
-use crate::model::{EventSummary, PodSummary};
+use crate::model::{EventSummary, LogLine, PodSummary};
 
 /// Every input to [`crate::app::update`].
 #[derive(Debug, Clone)]
@@ -31,6 +31,22 @@ pub enum Msg {
     EventDeleted(String),
     /// The events watch failed; it retries with back-off.
     EventsWatchFailed(String),
+    /// A batch of lines from log stream `stream` (up to 1000 lines or 50 ms worth), in order.
+    LogLines {
+        /// The stream's id (chosen by whoever started it, see `cluster::logs::StreamSpec`).
+        stream: u64,
+        /// The lines, sanitised, with their kubelet timestamps parsed.
+        lines: Vec<LogLine>,
+    },
+    /// Log stream `stream` ended: `reason` is `None` when the server closed it (the container
+    /// stopped, or a non-follow request finished), else the server's message verbatim (e.g.
+    /// `previous terminated container "app" in pod "web" not found`) or the transport error.
+    LogStreamEnded {
+        /// The stream's id.
+        stream: u64,
+        /// Why, when it was an error.
+        reason: Option<String>,
+    },
     /// SIGTERM / SIGHUP: leave cleanly.
     Quit,
 }

@@ -89,6 +89,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.dirty = true;
             Vec::new()
         }
+        // The log pane is not built yet (issue #4, TUI half).
+        Msg::LogLines { .. } | Msg::LogStreamEnded { .. } => Vec::new(),
         Msg::Quit => vec![Cmd::Quit],
     }
 }

@@ -2,6 +2,7 @@
 //! (Named `cluster`, not `kube`, so the `kube` crate is never shadowed.)
 
 pub mod config;
+pub mod logs;
 pub mod once;
 pub mod session;
 pub mod watch;

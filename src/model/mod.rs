@@ -6,6 +6,8 @@ pub mod backoff;
 mod container;
 pub mod duration;
 pub mod event;
+pub mod log;
+pub mod log_resume;
 pub mod pod;
 pub mod printer;
 pub mod probe;
@@ -14,6 +16,8 @@ pub mod signal;
 
 pub use backoff::{Backoff, BackoffCurve, BackoffSource, Countdown};
 pub use event::EventSummary;
+pub use log::{LineKind, LogBuffer, LogLine};
+pub use log_resume::{ResumeFilter, ResumePoint};
 pub use pod::{
     ConditionSummary, ContainerKind, ContainerState, ContainerSummary, PodSummary, Probes,
     Terminated,
