@@ -68,6 +68,9 @@ pub struct AttachArgs {
     /// Pin the clock (RFC 3339, e.g. `2024-06-03T07:20:15Z`) for ages and countdowns.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<jiff::Timestamp>,
+    /// Most log lines the log pane keeps; older ones are dropped (and counted in its title).
+    #[arg(long, value_name = "N", default_value_t = crate::model::log::DEFAULT_LOG_LINES)]
+    pub log_lines: usize,
 }
 
 /// `--once` output format.
@@ -91,6 +94,9 @@ pub struct DemoArgs {
     /// Output format of `--once`.
     #[arg(short, long, value_enum, default_value_t = OutputFormat::Text, requires = "once")]
     pub output: OutputFormat,
+    /// Most log lines the log pane keeps; older ones are dropped (and counted in its title).
+    #[arg(long, value_name = "N", default_value_t = crate::model::log::DEFAULT_LOG_LINES)]
+    pub log_lines: usize,
 }
 
 #[cfg(test)]
@@ -128,6 +134,17 @@ mod tests {
             a.now.map(|t| t.to_string()).as_deref(),
             Some("2024-06-03T07:20:15Z")
         );
+    }
+
+    #[test]
+    fn log_lines_defaults_and_parses() {
+        let cli = Cli::try_parse_from(["podscope", "web"]).expect("parses");
+        assert_eq!(cli.attach.expect("attach").log_lines, 100_000);
+        let cli = Cli::try_parse_from(["podscope", "demo", "--log-lines", "500"]).expect("parses");
+        let Some(Command::Demo(d)) = cli.command else {
+            panic!("expected demo")
+        };
+        assert_eq!(d.log_lines, 500);
     }
 
     #[test]

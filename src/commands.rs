@@ -72,6 +72,7 @@ async fn run_tui(target: Target, args: &AttachArgs) -> color_eyre::Result<ExitCo
     let theme = crate::ui::theme::Theme::from_env();
     let mut state = crate::app::State::new(&target.namespace, &target.pod, now, theme);
     state.preferred_container.clone_from(&args.container);
+    state.logs = crate::app::logs::LogPane::new(args.log_lines);
     let session = Session::start(target, tx);
     crate::app::run::run(state, rx, session).await?;
     Ok(ExitCode::SUCCESS)

@@ -80,6 +80,7 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         once: args.once,
         output: args.output,
         now: None,
+        log_lines: args.log_lines,
     };
     let code = crate::commands::attach(&attach).await;
     sim.shutdown().await;

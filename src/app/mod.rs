@@ -3,6 +3,7 @@
 
 pub mod cmd;
 pub mod keymap;
+pub mod logs;
 pub mod msg;
 pub mod run;
 pub mod state;

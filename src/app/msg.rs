@@ -47,6 +47,13 @@ pub enum Msg {
         /// Why, when it was an error.
         reason: Option<String>,
     },
+    /// `Cmd::SaveLogs` finished: bytes written, or the error text.
+    LogsSaved {
+        /// The file written.
+        path: String,
+        /// Bytes written, or why it failed.
+        result: Result<usize, String>,
+    },
     /// SIGTERM / SIGHUP: leave cleanly.
     Quit,
 }

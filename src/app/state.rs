@@ -52,6 +52,8 @@ pub struct State {
     pub dirty: bool,
     /// The container named by `-c`: selected when the pod is first seen, if it exists.
     pub preferred_container: Option<String>,
+    /// The log pane (issue #4): its lines, readers, search, filter and scroll position.
+    pub logs: crate::app::logs::LogPane,
 }
 
 impl State {
@@ -72,6 +74,7 @@ impl State {
             theme,
             dirty: true,
             preferred_container: None,
+            logs: crate::app::logs::LogPane::new(crate::model::log::DEFAULT_LOG_LINES),
         }
     }
 

@@ -1,6 +1,7 @@
 //! `update`: the pure transition function. No IO, no clock: time arrives as `Msg::Tick(now)`.
 
-use super::keymap::{Action, action_for};
+use super::keymap::{Action, action_in};
+use super::logs::actions as logs;
 use super::state::{Connection, State};
 use super::{Cmd, Msg};
 use crate::model::PodSummary;
@@ -28,11 +29,15 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             }
             Vec::new()
         }
-        Msg::Key(key) => match action_for(&key) {
+        Msg::Key(key) if state.logs.input.is_some() => logs::input_key(state, &key),
+        Msg::Key(key) => match action_in(&key, logs::mode(state)) {
             Some(action) => apply_action(state, action),
             None => Vec::new(),
         },
-        Msg::Resize(_, _) => {
+        Msg::Resize(_, rows) => {
+            // A page of the log pane: about half the screen (the pane's exact height is the
+            // view's business).
+            state.logs.page = usize::from(rows / 2).max(1);
             state.dirty = true;
             Vec::new()
         }
@@ -66,6 +71,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.events = events;
             state.events_error = None;
             state.dirty = true;
+            logs::events_changed(state);
             Vec::new()
         }
         Msg::EventApplied(event) => {
@@ -76,12 +82,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             sort_newest_first(&mut state.events);
             state.events_error = None;
             state.dirty = true;
+            logs::events_changed(state);
             Vec::new()
         }
         Msg::EventDeleted(uid) => {
             let before = state.events.len();
             state.events.retain(|e| e.uid != uid);
             state.dirty |= state.events.len() != before;
+            logs::events_changed(state);
             Vec::new()
         }
         Msg::EventsWatchFailed(reason) => {
@@ -89,14 +97,19 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.dirty = true;
             Vec::new()
         }
-        // The log pane is not built yet (issue #4, TUI half).
-        Msg::LogLines { .. } | Msg::LogStreamEnded { .. } => Vec::new(),
+        Msg::LogLines { stream, lines } => logs::lines(state, stream, lines),
+        Msg::LogStreamEnded { stream, reason } => logs::ended(state, stream, reason.as_deref()),
+        Msg::LogsSaved { path, result } => {
+            logs::saved(state, &path, result);
+            Vec::new()
+        }
         Msg::Quit => vec![Cmd::Quit],
     }
 }
 
 fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
     let mut cmds = Vec::new();
+    let recreated = state.pod.as_ref().is_some_and(|old| old.uid != pod.uid);
     match &state.pod {
         None => {
             state.selected = state.first_selection(&pod);
@@ -118,6 +131,7 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
     state.pod = Some(pod);
     state.connection = Connection::Live;
     state.dirty = true;
+    cmds.extend(logs::pod_changed(state, recreated));
     cmds
 }
 
@@ -141,7 +155,11 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         Action::LastContainer => state.selected = last,
         Action::ToggleHelp => state.show_help = !state.show_help,
         Action::CloseHelp => state.show_help = false,
+        log_action => return logs::apply(state, log_action),
     }
     state.dirty |= before != (state.selected, state.show_help);
+    if before.0 != state.selected && state.logs.shown && !state.logs.all {
+        return logs::reload(state);
+    }
     Vec::new()
 }

@@ -1,11 +1,16 @@
-//! `Session`: owns the background tasks (pod watch, events watch) and executes `Cmd`s.
+//! `Session`: owns the background tasks (pod watch, events watch, log streams) and executes
+//! `Cmd`s.
+
+use std::collections::HashMap;
 
 use k8s_openapi::api::core::v1::{Event, Pod};
 use kube::Api;
+use kube::api::LogParams;
 use tokio::sync::mpsc::Sender;
 use tokio::task::JoinHandle;
 
 use super::config::Target;
+use super::logs::{StreamSpec, stream_task};
 use super::watch::{watch_events, watch_pod};
 use crate::app::{Cmd, Msg};
 
@@ -26,6 +31,8 @@ pub struct Session {
     tx: Sender<Msg>,
     pod_watch: Option<Owned>,
     events_watch: Option<Owned>,
+    /// Log streams by id; finished ones are pruned when the next one starts.
+    logs: HashMap<u64, Owned>,
 }
 
 impl Session {
@@ -45,6 +52,7 @@ impl Session {
             tx,
             pod_watch: Some(Owned(task)),
             events_watch: None,
+            logs: HashMap::new(),
         }
     }
 
@@ -63,9 +71,55 @@ impl Session {
                     self.tx.clone(),
                 ))));
             }
+            Cmd::FollowLogs {
+                stream,
+                container,
+                previous,
+                since,
+                tail_lines,
+            } => {
+                self.logs.retain(|_, t| !t.0.is_finished());
+                let api: Api<Pod> =
+                    Api::namespaced(self.target.client.clone(), &self.target.namespace);
+                let spec = StreamSpec {
+                    stream: *stream,
+                    pod: self.target.pod.clone(),
+                    container: container.clone(),
+                    // `update` tags lines with the instance it knows.
+                    instance: 0,
+                    params: LogParams {
+                        container: Some(container.clone()),
+                        follow: !previous,
+                        previous: *previous,
+                        timestamps: true,
+                        since_time: *since,
+                        tail_lines: *tail_lines,
+                        ..LogParams::default()
+                    },
+                };
+                let task = tokio::spawn(stream_task(api, spec, self.tx.clone()));
+                self.logs.insert(*stream, Owned(task));
+            }
+            Cmd::StopLogs { stream } => {
+                self.logs.remove(stream);
+            }
+            Cmd::SaveLogs { path, contents } => {
+                let (path, contents, tx) = (path.clone(), contents.clone(), self.tx.clone());
+                tokio::spawn(async move {
+                    let file = path.clone();
+                    let result = tokio::task::spawn_blocking(move || {
+                        std::fs::write(&file, contents.as_bytes()).map(|()| contents.len())
+                    })
+                    .await
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| r.map_err(|e| e.to_string()));
+                    let _ = tx.send(Msg::LogsSaved { path, result }).await;
+                });
+            }
             Cmd::Quit => {
                 self.pod_watch = None;
                 self.events_watch = None;
+                self.logs.clear();
             }
         }
     }

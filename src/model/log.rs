@@ -11,6 +11,9 @@ use jiff::Timestamp;
 
 use super::sanitize::sanitize;
 
+mod merge;
+pub use merge::Inserted;
+
 /// Default capacity of a [`LogBuffer`] in lines (`--log-lines N`).
 pub const DEFAULT_LOG_LINES: usize = 100_000;
 

@@ -8,11 +8,17 @@ use ratatui::widgets::Paragraph;
 use crate::app::keymap;
 use crate::app::state::State;
 
-/// Draws `j/↓ next container  k/↑ previous container  ? help  q quit`.
+/// Draws `j/↓ next container  k/↑ previous container  l logs  ? help  q quit` (the rows active
+/// in the current mode), or the log pane's status line (saved file, no match) when there is one.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
+    if let Some(status) = &state.logs.status {
+        frame.render_widget(Paragraph::new(Span::styled(status.clone(), t.notice)), area);
+        return;
+    }
+    let mode = crate::app::logs::actions::mode(state);
     let mut spans = Vec::new();
-    for (keys, description) in keymap::grouped(true) {
+    for (keys, description) in keymap::grouped_in(true, Some(mode)) {
         if !spans.is_empty() {
             spans.push(Span::raw("  "));
         }

@@ -83,6 +83,50 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
     }
 }
 
+/// Rows of the smallest detail pane next to the log pane.
+const DETAIL_MIN_WITH_LOGS: u16 = 6;
+
+/// Splits `area` when the log pane is shown: header, containers, the detail (up to a third of
+/// the room, at least [`DETAIL_MIN_WITH_LOGS`] rows when it wants them), the log pane with the
+/// rest, footer. Conditions and events are not shown (events can be woven into the log).
+/// Returns the areas (conditions and events empty) and the log pane's rectangle.
+#[must_use]
+pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
+    let h = area.height;
+    let footer_h = u16::from(h >= 4);
+    let header_cap = if h < 16 { 2 } else { 4 };
+    let header_h = wanted.header.min(header_cap).min(h - footer_h);
+    let mut rest = h - footer_h - header_h;
+    let third = (rest / 3).max(2);
+    let containers = take(&mut rest, wanted.containers.min(third));
+    let detail_cap = (rest / 3).max(DETAIL_MIN_WITH_LOGS);
+    let detail = take(&mut rest, wanted.detail.min(detail_cap));
+    let logs_h = rest;
+    let mut y = area.y;
+    let mut next = |height: u16| {
+        let r = Rect::new(area.x, y, area.width, height);
+        y += height;
+        r
+    };
+    let header = next(header_h);
+    let containers = next(containers);
+    let detail = next(detail);
+    let logs = next(logs_h);
+    let footer = next(footer_h);
+    let empty = Rect::new(area.x, logs.y, area.width, 0);
+    (
+        Areas {
+            header,
+            containers,
+            detail,
+            conditions: empty,
+            events: empty,
+            footer,
+        },
+        logs,
+    )
+}
+
 /// Takes up to `want` rows from `rest`.
 fn take(rest: &mut u16, want: u16) -> u16 {
     let got = want.min(*rest);

@@ -1,7 +1,7 @@
 //! The pure view: `view(frame, &state)` draws the whole screen from `State` and never mutates it.
 //!
 //! Panes (one file each): [`header`], [`containers`], [`detail`], [`conditions`], [`events`],
-//! [`footer`], [`help`]; placement in [`layout`]; styles in [`theme`].
+//! [`logs`], [`footer`], [`help`]; placement in [`layout`]; styles in [`theme`].
 
 pub mod clock;
 pub mod conditions;
@@ -14,6 +14,8 @@ pub mod footer;
 pub mod header;
 pub mod help;
 pub mod layout;
+pub mod logs;
+pub mod sgr;
 pub mod theme;
 
 use ratatui::Frame;
@@ -33,7 +35,14 @@ pub fn view(frame: &mut Frame, state: &State) {
         conditions: conditions::wanted(state),
         events: events::wanted(state),
     };
-    let areas = layout::areas(area, wanted);
+    let (areas, logs_area) = if state.logs.shown {
+        layout::areas_with_logs(area, wanted)
+    } else {
+        (
+            layout::areas(area, wanted),
+            ratatui::layout::Rect::default(),
+        )
+    };
     header::render(frame, areas.header, state);
     containers::render(frame, areas.containers, state);
     detail::render(frame, areas.detail, state);
@@ -42,6 +51,9 @@ pub fn view(frame: &mut Frame, state: &State) {
     }
     if areas.events.height > 0 {
         events::render(frame, areas.events, state);
+    }
+    if logs_area.height > 0 {
+        logs::render(frame, logs_area, state);
     }
     footer::render(frame, areas.footer, state);
     if state.show_help {

@@ -1,0 +1,389 @@
+//! The log pane's part of `update`: keys, the typed prompt, stream messages and pod updates.
+//! Pure: every effect is a returned [`Cmd`].
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::follow::{Follow, Role, Step};
+use super::search::Needle;
+use super::{Input, InputKind, LogPane};
+use crate::app::Cmd;
+use crate::app::keymap::{Action, Mode};
+use crate::app::state::State;
+use crate::model::{LineKind, LogLine};
+
+/// The key mode for `state` (log pane shown / focused).
+#[must_use]
+pub fn mode(state: &State) -> Mode {
+    Mode {
+        log_pane: state.logs.shown,
+        log_focus: state.logs.shown && state.logs.focused,
+    }
+}
+
+/// Stops every stream and starts reading what the pane shows now: the selected container (or
+/// all with `a`), current instance (or previous with `p`). Nothing while hidden or without a pod.
+pub fn reload(state: &mut State) -> Vec<Cmd> {
+    let mut cmds: Vec<Cmd> = state
+        .logs
+        .follows
+        .iter()
+        .filter_map(Follow::stream)
+        .map(|stream| Cmd::StopLogs { stream })
+        .collect();
+    state.logs.clear();
+    state.dirty = true;
+    let Some(pod) = state.pod.as_ref().filter(|_| state.logs.shown) else {
+        return cmds;
+    };
+    let targets: Vec<_> = if state.logs.all {
+        pod.containers.iter().collect()
+    } else {
+        pod.containers.get(state.selected).into_iter().collect()
+    };
+    let mut started = Vec::new();
+    for c in targets {
+        let (f, step) = Follow::start(&c.name, Some(c), state.logs.previous);
+        started.push((f, step));
+    }
+    for (f, step) in started {
+        state.logs.follows.push(f);
+        let idx = state.logs.follows.len() - 1;
+        cmds.extend(run_steps(&mut state.logs, idx, vec![step]));
+    }
+    let events = state.events.clone();
+    state.logs.weave_events(&events);
+    cmds
+}
+
+/// Carries out `steps` for reader `idx`: opens streams (new ids) and inserts markers.
+fn run_steps(pane: &mut LogPane, idx: usize, steps: Vec<Step>) -> Vec<Cmd> {
+    let mut cmds = Vec::new();
+    for step in steps {
+        match step {
+            Step::Open {
+                role,
+                previous,
+                since,
+            } => {
+                let stream = pane.next_stream;
+                pane.next_stream += 1;
+                let Some(f) = pane.follows.get_mut(idx) else {
+                    continue;
+                };
+                f.opened(stream, role);
+                let first_read = since.is_none() && role != Role::Tail;
+                cmds.push(Cmd::FollowLogs {
+                    stream,
+                    container: f.container.clone(),
+                    previous,
+                    since,
+                    tail_lines: first_read
+                        .then(|| i64::try_from(pane.buffer.capacity()).unwrap_or(i64::MAX)),
+                });
+            }
+            Step::Marker(line) => pane.insert(vec![line]),
+        }
+    }
+    cmds
+}
+
+/// `Msg::LogLines`: lines of a current stream are kept (duplicates of a resumed read dropped);
+/// a stale stream id changes nothing.
+pub fn lines(state: &mut State, stream: u64, lines: Vec<LogLine>) -> Vec<Cmd> {
+    let pane = &mut state.logs;
+    let Some(f) = pane.follows.iter_mut().find(|f| f.stream() == Some(stream)) else {
+        return Vec::new();
+    };
+    let kept = f.accept(lines);
+    if !kept.is_empty() {
+        pane.insert(kept);
+        state.dirty = true;
+    }
+    Vec::new()
+}
+
+/// `Msg::LogStreamEnded`: records why (shown when nothing was read) and moves the reader on.
+pub fn ended(state: &mut State, stream: u64, reason: Option<&str>) -> Vec<Cmd> {
+    let pane = &mut state.logs;
+    let Some(idx) = pane.follows.iter().position(|f| f.stream() == Some(stream)) else {
+        return Vec::new();
+    };
+    pane.follows[idx].ended(reason);
+    state.dirty = true;
+    let container = pane.follows[idx].container.clone();
+    let Some(c) = state.pod.as_ref().and_then(|p| p.container(&container)) else {
+        return Vec::new();
+    };
+    let steps = state.logs.follows[idx].advance(c, false);
+    run_steps(&mut state.logs, idx, steps)
+}
+
+/// After `Msg::PodApplied`: reloads when the shown containers changed (`reload_needed`, or the
+/// selection moved to another container), else lets each reader react to the new status.
+pub fn pod_changed(state: &mut State, reload_needed: bool) -> Vec<Cmd> {
+    if !state.logs.shown {
+        return Vec::new();
+    }
+    let Some(pod) = state.pod.as_ref() else {
+        return Vec::new();
+    };
+    let wanted: Vec<&str> = if state.logs.all {
+        pod.containers.iter().map(|c| c.name.as_str()).collect()
+    } else {
+        pod.containers
+            .get(state.selected)
+            .map(|c| c.name.as_str())
+            .into_iter()
+            .collect()
+    };
+    let have: Vec<&str> = state
+        .logs
+        .follows
+        .iter()
+        .map(|f| f.container.as_str())
+        .collect();
+    if reload_needed || wanted != have {
+        return reload(state);
+    }
+    let mut cmds = Vec::new();
+    for idx in 0..state.logs.follows.len() {
+        let name = state.logs.follows[idx].container.clone();
+        let Some(c) = state.pod.as_ref().and_then(|p| p.container(&name)) else {
+            continue;
+        };
+        let f = &mut state.logs.follows[idx];
+        f.observe(c);
+        let steps = f.advance(c, true);
+        if !steps.is_empty() {
+            state.dirty = true;
+        }
+        cmds.extend(run_steps(&mut state.logs, idx, steps));
+    }
+    cmds
+}
+
+/// After the events changed: re-weaves them when shown inline.
+pub fn events_changed(state: &mut State) {
+    if state.logs.shown && state.logs.events {
+        let events = state.events.clone();
+        state.logs.weave_events(&events);
+        state.dirty = true;
+    }
+}
+
+/// `Msg::LogsSaved`: the result in the status line.
+pub fn saved(state: &mut State, path: &str, result: Result<usize, String>) {
+    state.logs.status = Some(match result {
+        Ok(bytes) => format!("saved {bytes} bytes to {path}"),
+        Err(e) => format!(
+            "cannot save {path}: {}",
+            crate::model::sanitize::sanitize(&e)
+        ),
+    });
+    state.dirty = true;
+}
+
+/// A key while the prompt is open: characters are typed, Backspace erases, Enter applies,
+/// Esc cancels.
+pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
+    if key.kind == KeyEventKind::Release {
+        return Vec::new();
+    }
+    let Some(input) = state.logs.input.as_mut() else {
+        return Vec::new();
+    };
+    state.dirty = true;
+    match key.code {
+        KeyCode::Esc => state.logs.input = None,
+        KeyCode::Backspace => {
+            input.text.pop();
+        }
+        KeyCode::Enter => {
+            let Input { kind, text } = input.clone();
+            state.logs.input = None;
+            match kind {
+                InputKind::Search => search(&mut state.logs, &text),
+                InputKind::Filter => set_filter(&mut state.logs, &text),
+            }
+        }
+        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            state.logs.input = None;
+        }
+        KeyCode::Char(ch) if !ch.is_control() => input.text.push(ch),
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Applies a log-pane action (see [`crate::app::keymap::KEYMAP`]).
+pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
+    state.dirty = true;
+    state.logs.status = None;
+    let pane = &mut state.logs;
+    match action {
+        Action::ToggleLogs => {
+            pane.shown = !pane.shown;
+            pane.focused = pane.shown;
+            return reload(state);
+        }
+        Action::SwitchFocus => pane.focused = !pane.focused,
+        Action::LogPrevious => {
+            pane.previous = !pane.previous;
+            return reload(state);
+        }
+        Action::LogAll => {
+            pane.all = !pane.all;
+            return reload(state);
+        }
+        Action::LogFollow => {
+            pane.top = match pane.top {
+                None => pane.abs_of(pane.top_pos()),
+                Some(_) => None,
+            };
+        }
+        Action::LogTimestamps => pane.timestamps = !pane.timestamps,
+        Action::LogWrap => pane.wrap = !pane.wrap,
+        Action::LogEvents => {
+            pane.events = !pane.events;
+            let events = state.events.clone();
+            state.logs.weave_events(&events);
+        }
+        Action::LogSearch | Action::LogFilter => {
+            let kind = if action == Action::LogSearch {
+                InputKind::Search
+            } else {
+                InputKind::Filter
+            };
+            let text = match kind {
+                InputKind::Filter => pane.filter.as_ref().map(|n| n.text.clone()),
+                InputKind::Search => None,
+            };
+            pane.input = Some(Input {
+                kind,
+                text: text.unwrap_or_default(),
+            });
+        }
+        Action::LogNextMatch => step_match(pane, true),
+        Action::LogPrevMatch => step_match(pane, false),
+        Action::LogSave => return save(state),
+        Action::LogUp => scroll_up(pane, 1),
+        Action::LogPageUp => scroll_up(pane, pane.page),
+        Action::LogDown => scroll_down(pane, 1),
+        Action::LogPageDown => scroll_down(pane, pane.page),
+        Action::LogTop => pane.top = pane.abs_of(0),
+        Action::LogBottom => pane.top = None,
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn scroll_up(pane: &mut LogPane, n: usize) {
+    let pos = pane.top_pos().saturating_sub(n);
+    pane.top = pane.abs_of(pos);
+}
+
+fn scroll_down(pane: &mut LogPane, n: usize) {
+    if pane.top.is_none() {
+        return;
+    }
+    let pos = pane.top_pos() + n;
+    pane.top = if pos + pane.page >= pane.view_len() {
+        None
+    } else {
+        pane.abs_of(pos)
+    };
+}
+
+/// Starts a search for `text` from the first visible line (wrapping around).
+fn search(pane: &mut LogPane, text: &str) {
+    pane.search = Needle::new(text);
+    pane.search_at = None;
+    if pane.search.is_some() {
+        let from = pane.top_pos();
+        find_from(pane, from, true, true);
+    }
+}
+
+/// `n` / `N`: the next / previous match after the current one.
+fn step_match(pane: &mut LogPane, forward: bool) {
+    if pane.search.is_none() {
+        pane.status = Some("no search: type / first".to_owned());
+        return;
+    }
+    let from = match pane.search_at {
+        Some(abs) => pane.pos_of(abs),
+        None => pane.top_pos(),
+    };
+    find_from(pane, from, forward, pane.search_at.is_none());
+}
+
+/// Finds the next match from view position `from` (`inclusive` of it) in `forward` direction,
+/// wrapping around once; scrolls it to the top of the pane.
+fn find_from(pane: &mut LogPane, from: usize, forward: bool, inclusive: bool) {
+    let Some(needle) = pane.search.clone() else {
+        return;
+    };
+    let len = pane.view_len();
+    if len == 0 {
+        pane.status = Some(format!("no match for {}", needle.text));
+        return;
+    }
+    let from = from.min(len - 1);
+    let start = if inclusive { 0 } else { 1 };
+    for k in start..=len {
+        let pos = if forward {
+            (from + k) % len
+        } else {
+            (from + len - k % len) % len
+        };
+        if let Some((abs, line)) = pane.view_line(pos)
+            && needle.is_in(&line.text)
+        {
+            pane.search_at = Some(abs);
+            pane.top = Some(abs);
+            return;
+        }
+    }
+    pane.status = Some(format!("no match for {}", needle.text));
+}
+
+fn set_filter(pane: &mut LogPane, text: &str) {
+    pane.filter = Needle::new(text);
+    pane.reindex();
+    pane.top = None;
+}
+
+/// `s`: the loaded lines as text (timestamps as the kubelet sends them, container prefixes when
+/// all containers are shown), to `podscope-<pod>-<container>-<time>.log`.
+fn save(state: &mut State) -> Vec<Cmd> {
+    let pane = &state.logs;
+    let container = if pane.all {
+        "all".to_owned()
+    } else {
+        pane.follows
+            .first()
+            .map_or_else(|| "none".to_owned(), |f| f.container.clone())
+    };
+    let stamp = state.now.strftime("%Y%m%dT%H%M%SZ").to_string();
+    let safe = |s: &str| s.replace(['/', '\\'], "_");
+    let path = format!(
+        "podscope-{}-{}-{stamp}.log",
+        safe(&state.name),
+        safe(&container)
+    );
+    let mut contents = String::new();
+    for l in pane.buffer.lines() {
+        if let Some(ts) = l.ts {
+            contents.push_str(&ts.strftime("%Y-%m-%dT%H:%M:%S.%9fZ").to_string());
+            contents.push(' ');
+        }
+        if (pane.all || l.kind == LineKind::Event) && !l.container.is_empty() {
+            contents.push('[');
+            contents.push_str(&l.container);
+            contents.push_str("] ");
+        }
+        contents.push_str(&l.text);
+        contents.push('\n');
+    }
+    vec![Cmd::SaveLogs { path, contents }]
+}

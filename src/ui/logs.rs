@@ -1,0 +1,322 @@
+//! The log pane: only the visible window of the buffer is rendered (wrapping is computed for the
+//! visible lines alone), SGR colour drawn as styles, search matches highlighted, a one-row
+//! prompt while typing a search or filter, and the reason instead of an empty pane.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{section, sgr};
+use crate::app::logs::follow::Phase;
+use crate::app::logs::{InputKind, thousands};
+use crate::app::state::State;
+use crate::model::{LineKind, LogLine};
+
+/// Colours of the container prefixes with `a` (by the container's position in the pod).
+const PALETTE: [Color; 6] = [
+    Color::Cyan,
+    Color::Green,
+    Color::Yellow,
+    Color::Magenta,
+    Color::Blue,
+    Color::LightRed,
+];
+/// Width of a shown timestamp (`2024-06-03T07:19:01.123Z `).
+const TS_W: usize = 25;
+
+/// The pane's title: container, instance, following, dropped lines, filter, search, events.
+#[must_use]
+pub fn title(state: &State) -> String {
+    let p = &state.logs;
+    let what = if p.all {
+        "all containers".to_owned()
+    } else {
+        p.follows
+            .first()
+            .map(|f| f.container.clone())
+            .or_else(|| state.selected_container().map(|c| c.name.clone()))
+            .unwrap_or_default()
+    };
+    let mut parts = vec![format!(
+        "{}logs {what} ({})",
+        if p.focused { "▶ " } else { "" },
+        if p.previous { "previous" } else { "current" }
+    )];
+    parts.push(if p.following() { "following" } else { "paused" }.to_owned());
+    if p.buffer.evicted() > 0 {
+        parts.push(format!(
+            "{} older lines dropped",
+            thousands(p.buffer.evicted())
+        ));
+    }
+    if let Some(f) = &p.filter {
+        parts.push(format!("filter \"{}\": {} lines", f.text, p.filtered.len()));
+    }
+    if let Some(s) = &p.search {
+        parts.push(format!("search \"{}\"", s.text));
+    }
+    if p.events {
+        parts.push("events".to_owned());
+    }
+    parts.join(" · ")
+}
+
+/// Draws the pane in `area` (title row, lines, and the prompt row while typing).
+pub fn render(frame: &mut Frame, area: Rect, state: &State) {
+    if area.height == 0 {
+        return;
+    }
+    let p = &state.logs;
+    let t = &state.theme;
+    let cols = usize::from(area.width);
+    let mut rows = usize::from(area.height.saturating_sub(1));
+    let prompt = p.input.as_ref().map(|i| {
+        let mark = match i.kind {
+            InputKind::Search => "/",
+            InputKind::Filter => "&",
+        };
+        Line::from(vec![
+            Span::styled(format!("{mark}{}", i.text), t.key),
+            Span::styled("▏", t.key),
+        ])
+    });
+    if prompt.is_some() {
+        rows = rows.saturating_sub(1);
+    }
+    let mut lines = if p.view_len() == 0 {
+        empty_text(state)
+    } else {
+        window(state, cols, rows)
+    };
+    lines.truncate(rows);
+    if let Some(pr) = prompt {
+        lines.resize(rows, Line::from(""));
+        lines.push(pr);
+    }
+    let widget = Paragraph::new(lines).block(section(&title(state), t));
+    frame.render_widget(widget, area);
+}
+
+/// What the pane says when it has no line to list.
+fn empty_text(state: &State) -> Vec<Line<'static>> {
+    let p = &state.logs;
+    let t = &state.theme;
+    if state.pod.is_none() {
+        return vec![Line::styled("waiting for the pod", t.dim)];
+    }
+    if p.filter.is_some() && !p.buffer.is_empty() {
+        return vec![Line::styled("no line matches the filter", t.dim)];
+    }
+    let notes: Vec<Line<'static>> = p
+        .follows
+        .iter()
+        .filter_map(|f| {
+            let note = f.note.as_ref()?;
+            let text = if p.all {
+                format!("{}: {note}", f.container)
+            } else {
+                note.clone()
+            };
+            Some(Line::styled(text, t.warn))
+        })
+        .collect();
+    if !notes.is_empty() {
+        return notes;
+    }
+    let reading = p
+        .follows
+        .iter()
+        .any(|f| matches!(f.phase, Phase::Reading { .. }));
+    vec![Line::styled(
+        if reading {
+            "loading…"
+        } else {
+            "no log lines"
+        },
+        t.dim,
+    )]
+}
+
+/// The rows of the visible lines: from `top` down, or up from the newest line when following.
+fn window(state: &State, cols: usize, rows: usize) -> Vec<Line<'static>> {
+    let p = &state.logs;
+    let len = p.view_len();
+    let mut out: Vec<Line<'static>> = Vec::new();
+    if rows == 0 || cols == 0 {
+        return out;
+    }
+    match p.top {
+        Some(_) => {
+            let mut pos = p.top_pos();
+            while out.len() < rows && pos < len {
+                if let Some((abs, l)) = p.view_line(pos) {
+                    out.extend(rows_of(state, abs, l, cols, rows));
+                }
+                pos += 1;
+            }
+            out.truncate(rows);
+        }
+        None => {
+            let mut chunks: Vec<Vec<Line<'static>>> = Vec::new();
+            let mut total = 0;
+            let mut pos = len;
+            while total < rows && pos > 0 {
+                pos -= 1;
+                if let Some((abs, l)) = p.view_line(pos) {
+                    let r = rows_of(state, abs, l, cols, rows);
+                    total += r.len();
+                    chunks.push(r);
+                }
+            }
+            out = chunks.into_iter().rev().flatten().collect();
+            let skip = out.len().saturating_sub(rows);
+            out.drain(..skip);
+        }
+    }
+    out
+}
+
+/// One log line as screen rows: one row cut at the width, or wrapped into at most `max_rows`.
+fn rows_of(
+    state: &State,
+    abs: u64,
+    line: &LogLine,
+    cols: usize,
+    max_rows: usize,
+) -> Vec<Line<'static>> {
+    let spans = spans_of(
+        state,
+        abs,
+        line,
+        if state.logs.wrap {
+            cols * max_rows
+        } else {
+            cols
+        },
+    );
+    if state.logs.wrap {
+        wrap(spans, cols)
+    } else {
+        vec![Line::from(spans)]
+    }
+}
+
+/// The styled spans of `line`, fitted to `budget` cells: prefix, timestamp, text with SGR
+/// colour and search highlights, and `… [N bytes more]` when the text is cut.
+fn spans_of(state: &State, abs: u64, line: &LogLine, budget: usize) -> Vec<Span<'static>> {
+    let p = &state.logs;
+    let t = &state.theme;
+    let mut spans = Vec::new();
+    let mut used = 0;
+    if p.all && !line.container.is_empty() {
+        let idx = state
+            .pod
+            .as_ref()
+            .and_then(|pod| pod.containers.iter().position(|c| c.name == line.container))
+            .unwrap_or(0);
+        let style = if t.color {
+            Style::new().fg(PALETTE[idx % PALETTE.len()])
+        } else {
+            Style::new().add_modifier(Modifier::BOLD)
+        };
+        let text = format!("[{}] ", line.container);
+        used += text.chars().count();
+        spans.push(Span::styled(text, style));
+    }
+    if p.timestamps {
+        let text = line.ts.map_or_else(
+            || " ".repeat(TS_W),
+            |ts| format!("{} ", ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ")),
+        );
+        used += TS_W;
+        spans.push(Span::styled(text, t.dim));
+    }
+    let base = match line.kind {
+        LineKind::Log => Style::new(),
+        LineKind::Marker => t.warn.add_modifier(Modifier::BOLD),
+        LineKind::Event if line.text.starts_with("◆ Warning") => t.warn,
+        LineKind::Event => t.dim,
+    };
+    let (end, more) = cut(&line.text, budget.saturating_sub(used));
+    let shown = &line.text[..end];
+    let current = p.search_at == Some(abs);
+    let ranges = p
+        .search
+        .as_ref()
+        .map(|n| n.ranges(shown))
+        .unwrap_or_default();
+    let mut points: Vec<usize> = vec![0, end];
+    points.extend(line.sgr.iter().map(|m| m.at).filter(|&a| a < end));
+    for (a, b) in &ranges {
+        points.push(*a);
+        points.push(*b);
+    }
+    points.sort_unstable();
+    points.dedup();
+    let mut style = base;
+    let mut marks = line.sgr.iter().peekable();
+    for w in points.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        while let Some(m) = marks.next_if(|m| m.at <= a) {
+            style = sgr::apply(style, &m.params, t.color);
+            if m.params.is_empty() || m.params == "0" {
+                style = base;
+            }
+        }
+        if a == b {
+            continue;
+        }
+        let hit = ranges.iter().any(|&(s, e)| s <= a && b <= e);
+        let s = match (hit, current) {
+            (true, true) => t.selected,
+            (true, false) => t.notice,
+            _ => style,
+        };
+        spans.push(Span::styled(shown[a..b].to_owned(), s));
+    }
+    if more > 0 {
+        spans.push(Span::styled(format!("… [{more} bytes more]"), t.dim));
+    }
+    spans
+}
+
+/// Where to cut `text` to fit `budget` cells with room for the marker: `(end byte, bytes more)`.
+/// Scans at most `budget` characters, whatever the line's length.
+#[must_use]
+pub fn cut(text: &str, budget: usize) -> (usize, usize) {
+    if text.len() <= budget || text.char_indices().nth(budget).is_none() {
+        return (text.len(), 0);
+    }
+    let marker = format!("… [{} bytes more]", text.len()).chars().count();
+    let keep = budget.saturating_sub(marker);
+    let end = text.char_indices().nth(keep).map_or(text.len(), |(i, _)| i);
+    (end, text.len() - end)
+}
+
+/// Hard-wraps `spans` into rows of `cols` characters.
+fn wrap(spans: Vec<Span<'static>>, cols: usize) -> Vec<Line<'static>> {
+    let mut rows: Vec<Line<'static>> = Vec::new();
+    let mut row: Vec<Span<'static>> = Vec::new();
+    let mut width = 0;
+    for span in spans {
+        let mut rest: &str = &span.content;
+        while !rest.is_empty() {
+            let room = cols - width;
+            let take = rest.char_indices().nth(room).map_or(rest.len(), |(i, _)| i);
+            let piece = &rest[..take];
+            width += piece.chars().count();
+            row.push(Span::styled(piece.to_owned(), span.style));
+            rest = &rest[take..];
+            if width == cols {
+                rows.push(Line::from(std::mem::take(&mut row)));
+                width = 0;
+            }
+        }
+    }
+    if !row.is_empty() || rows.is_empty() {
+        rows.push(Line::from(row));
+    }
+    rows
+}
