@@ -69,8 +69,10 @@ pub enum Action {
 pub enum When {
     /// In every mode.
     Always,
-    /// While the log pane is shown. Listed in the footer only while it has focus.
+    /// While the log pane is shown.
     LogPane,
+    /// While the log pane is shown; listed in the footer only while it has focus (room).
+    LogTools,
     /// While the log pane has focus.
     LogFocus,
 }
@@ -88,7 +90,7 @@ impl When {
     fn applies(self, mode: Mode) -> bool {
         match self {
             When::Always => true,
-            When::LogPane => mode.log_pane,
+            When::LogPane | When::LogTools => mode.log_pane,
             When::LogFocus => mode.log_focus,
         }
     }
@@ -295,74 +297,74 @@ pub const KEYMAP: &[Binding] = &[
         true,
     ),
     row_in(
-        When::LogPane,
+        When::LogTools,
         Key::plain(KeyCode::PageUp),
         Action::LogPageUp,
         "page up",
         false,
     ),
     row_in(
-        When::LogPane,
+        When::LogTools,
         Key::plain(KeyCode::PageDown),
         Action::LogPageDown,
         "page down",
         false,
     ),
     row_in(
-        When::LogPane,
+        When::LogTools,
         ch('p'),
         Action::LogPrevious,
         "previous instance",
         true,
     ),
-    row_in(When::LogPane, ch('F'), Action::LogFollow, "follow", true),
-    row_in(When::LogPane, ch(' '), Action::LogFollow, "follow", false),
+    row_in(When::LogTools, ch('F'), Action::LogFollow, "follow", true),
+    row_in(When::LogTools, ch(' '), Action::LogFollow, "follow", false),
     row_in(
-        When::LogPane,
+        When::LogTools,
         ch('a'),
         Action::LogAll,
         "all containers",
         false,
     ),
     row_in(
-        When::LogPane,
+        When::LogTools,
         ch('t'),
         Action::LogTimestamps,
         "timestamps",
         false,
     ),
-    row_in(When::LogPane, ch('w'), Action::LogWrap, "wrap", false),
-    row_in(When::LogPane, ch('/'), Action::LogSearch, "search", true),
+    row_in(When::LogTools, ch('w'), Action::LogWrap, "wrap", false),
+    row_in(When::LogTools, ch('/'), Action::LogSearch, "search", true),
     row_in(
-        When::LogPane,
+        When::LogTools,
         ch('n'),
         Action::LogNextMatch,
         "next match",
         false,
     ),
     row_in(
-        When::LogPane,
+        When::LogTools,
         ch('N'),
         Action::LogPrevMatch,
         "previous match",
         false,
     ),
     row_in(
-        When::LogPane,
+        When::LogTools,
         ch('&'),
         Action::LogFilter,
         "filter (only matching lines)",
         true,
     ),
     row_in(
-        When::LogPane,
+        When::LogTools,
         ch('E'),
         Action::LogEvents,
         "events inline",
         false,
     ),
     row_in(
-        When::LogPane,
+        When::LogTools,
         ch('s'),
         Action::LogSave,
         "save to file",
@@ -423,7 +425,7 @@ pub fn grouped(footer_only: bool) -> Vec<(Vec<String>, &'static str)> {
 
 /// The keymap grouped by action, in table order. `mode = None` lists every row (the help
 /// overlay); `Some(mode)` lists the rows active in it. With `footer_only`, only footer rows,
-/// and [`When::LogPane`] rows only while the log pane has focus.
+/// and [`When::LogTools`] rows only while the log pane has focus.
 #[must_use]
 pub fn grouped_in(footer_only: bool, mode: Option<Mode>) -> Vec<(Vec<String>, &'static str)> {
     let mode_or_default = mode.unwrap_or_default();
@@ -432,7 +434,7 @@ pub fn grouped_in(footer_only: bool, mode: Option<Mode>) -> Vec<(Vec<String>, &'
         let shown = if footer_only {
             b.in_footer
                 && active(i, mode_or_default)
-                && (b.when != When::LogPane || mode_or_default.log_focus)
+                && (b.when != When::LogTools || mode_or_default.log_focus)
         } else {
             mode.is_none_or(|m| active(i, m))
         };
