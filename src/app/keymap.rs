@@ -314,7 +314,7 @@ pub const KEYMAP: &[Binding] = &[
         When::LogTools,
         ch('p'),
         Action::LogPrevious,
-        "previous instance",
+        "previous run",
         true,
     ),
     row_in(When::LogTools, ch('F'), Action::LogFollow, "follow", true),
@@ -353,7 +353,7 @@ pub const KEYMAP: &[Binding] = &[
         When::LogTools,
         ch('&'),
         Action::LogFilter,
-        "filter (only matching lines)",
+        "filter",
         true,
     ),
     row_in(
