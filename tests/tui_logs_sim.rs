@@ -1,0 +1,107 @@
+//! End to end against the simulator, without a terminal: `Session` executes the `Cmd`s that
+//! `update` returns, the pod watch and the log stream feed `update`, and the log pane shows the
+//! container's lines (case 04: the OOMKilled run the kubelet serves during the back-off).
+
+mod common;
+
+use std::time::Duration;
+
+use common::{key, render, text};
+use crossterm::event::KeyCode;
+use podscope::app::{Cmd, Msg, State, update};
+use podscope::cluster::{ConnectOptions, Session, connect};
+use podscope::sim::{SimClock, SimConfig, Simulator};
+use podscope::ui::theme::Theme;
+use tokio::sync::mpsc::{Receiver, channel};
+
+const CASE: &str = "04-crashloop-oomkilled-jvm";
+
+/// Applies messages (and executes their commands) until `done(state)` or the deadline.
+async fn drive(
+    state: &mut State,
+    rx: &mut Receiver<Msg>,
+    session: &mut Session,
+    what: &str,
+    done: impl Fn(&State) -> bool,
+) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while !done(state) {
+        let msg = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .unwrap_or_else(|_| panic!("timed out waiting for {what}"))
+            .expect("channel open");
+        for cmd in update(state, msg) {
+            session.execute(&cmd);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_pane_shows_the_containers_lines_from_the_simulator() {
+    let dir = common::cluster::cases_dir().join(CASE);
+    let exp = common::cases::expected(CASE);
+    let ns = common::cluster::namespace(&dir);
+    let want: Vec<String> = std::fs::read_to_string(dir.join("logs-previous.txt"))
+        .expect("log file")
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let sim = Simulator::start(SimConfig {
+        fixtures: vec![dir.clone()],
+        listen: "127.0.0.1:0".parse().expect("addr"),
+        kubeconfig_out: None,
+        clock: SimClock::Frozen(exp.now),
+        shift_to_now: false,
+        ..Default::default()
+    })
+    .await
+    .expect("simulator starts");
+    let target = connect(
+        &ConnectOptions {
+            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
+            context: None,
+            namespace: Some(ns.clone()),
+        },
+        &exp.name,
+    )
+    .await
+    .expect("connects");
+    let (tx, mut rx) = channel(1024);
+    let mut state = State::new(&ns, &exp.name, exp.now, Theme::monochrome());
+    let mut session = Session::start(target, tx);
+    drive(&mut state, &mut rx, &mut session, "the pod", |s| s.pod.is_some()).await;
+
+    let cmds = update(&mut state, key(KeyCode::Char('l')));
+    assert!(
+        matches!(&cmds[..], [Cmd::FollowLogs { container, previous: false, .. }] if container == "coord"),
+        "{cmds:?}"
+    );
+    for cmd in &cmds {
+        session.execute(cmd);
+    }
+    drive(&mut state, &mut rx, &mut session, "the log lines", |s| {
+        s.logs.view_len() >= want.len()
+    })
+    .await;
+    let got: Vec<String> = (0..state.logs.view_len())
+        .filter_map(|p| state.logs.view_line(p).map(|(_, l)| l.text.clone()))
+        .collect();
+    assert_eq!(got, want);
+    assert!(
+        state.logs.view_line(0).and_then(|(_, l)| l.ts).is_some(),
+        "lines carry the kubelet's timestamps"
+    );
+    let screen = text(&render(&state, 120, 40));
+    for l in &want {
+        assert!(screen.contains(l.as_str()), "missing {l}:\n{screen}");
+    }
+    // `t` shows the timestamps the simulator's kubelet stamped.
+    update(&mut state, key(KeyCode::Char('t')));
+    let screen = text(&render(&state, 120, 40));
+    let first_ts = state.logs.view_line(0).and_then(|(_, l)| l.ts).expect("ts");
+    let shown = first_ts.strftime("%Y-%m-%dT%H:%M:%S").to_string();
+    assert!(screen.contains(&shown), "missing {shown}:\n{screen}");
+    update(&mut state, Msg::Quit);
+    session.execute(&Cmd::Quit);
+    sim.shutdown().await;
+}
