@@ -1,0 +1,112 @@
+//! `cargo bench --bench logs_tui`: the TUI's log ingest path (`update` with `Msg::LogLines`
+//! batches of 1000 lines of 100 bytes into a full 100,000-line buffer) and drawing a 120×40
+//! frame over 100,000 lines (following / scrolled to the middle / wrapped). Target: ingest
+//! ≥ 200,000 lines/s.
+
+use std::hint::black_box;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use podscope::app::{Msg, State, update};
+use podscope::model::{ContainerKind, ContainerState, ContainerSummary, LogLine, PodSummary};
+use podscope::ui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+const BATCH: usize = 1000;
+
+fn pod() -> PodSummary {
+    let json = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets/cases/04-crashloop-oomkilled-jvm/pod.json"),
+    )
+    .expect("pod.json");
+    let pod: k8s_openapi::api::core::v1::Pod = serde_json::from_str(&json).expect("pod");
+    let mut summary = PodSummary::from_pod(&pod);
+    let c: &mut ContainerSummary = &mut summary.containers[0];
+    c.state = ContainerState::Running { started_at: None };
+    c.kind = ContainerKind::Main;
+    summary
+}
+
+/// A batch of `BATCH` lines of 100 bytes (31-byte kubelet timestamp + 69 bytes of text).
+fn batch(start: usize) -> Vec<LogLine> {
+    (start..start + BATCH)
+        .map(|i| {
+            let raw = format!(
+                "2024-06-03T07:{:02}:{:02}.{:09}Z INFO request {i:>10} handled in 3ms status=200 path=/api/v1/items",
+                (i / 60_000) % 60,
+                (i / 1000) % 60,
+                i % 1000
+            );
+            LogLine::from_raw("coord", 0, &raw[..100.min(raw.len())])
+        })
+        .collect()
+}
+
+/// A state with the log pane open on coord, stream 1 reading, `fill` lines loaded.
+fn state(fill: usize) -> State {
+    let mut s = State::new("data", "coord-2", jiff::Timestamp::UNIX_EPOCH, Theme::colored());
+    update(&mut s, Msg::PodApplied(Box::new(pod())));
+    update(
+        &mut s,
+        Msg::Key(crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Char('l'),
+            crossterm::event::KeyModifiers::NONE,
+        )),
+    );
+    for b in 0..fill / BATCH {
+        update(
+            &mut s,
+            Msg::LogLines {
+                stream: 1,
+                lines: batch(b * BATCH),
+            },
+        );
+    }
+    s
+}
+
+fn benches(c: &mut Criterion) {
+    let mut s = state(100_000);
+    let lines = batch(100_000);
+    let mut g = c.benchmark_group("log ingest");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function("update LogLines 1000x100B into a full 100k buffer", |b| {
+        b.iter_batched(
+            || lines.clone(),
+            |lines| update(&mut s, Msg::LogLines { stream: 1, lines }),
+            BatchSize::SmallInput,
+        );
+    });
+    g.finish();
+
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let mut s = state(100_000);
+    c.bench_function("render 120x40 with 100k lines (following)", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| podscope::ui::view(f, black_box(&s)))
+                .expect("draw")
+        });
+    });
+    s.logs.top = Some(s.logs.base() + 50_000);
+    c.bench_function("render 120x40 with 100k lines (scrolled)", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| podscope::ui::view(f, black_box(&s)))
+                .expect("draw")
+        });
+    });
+    s.logs.wrap = true;
+    s.logs.top = None;
+    c.bench_function("render 120x40 with 100k lines (wrapped)", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| podscope::ui::view(f, black_box(&s)))
+                .expect("draw")
+        });
+    });
+}
+
+criterion_group!(group, benches);
+criterion_main!(group);
