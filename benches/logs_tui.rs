@@ -33,7 +33,8 @@ fn batch(start: usize) -> Vec<LogLine> {
     (start..start + BATCH)
         .map(|i| {
             let raw = format!(
-                "2024-06-03T07:{:02}:{:02}.{:09}Z INFO request {i:>10} handled in 3ms status=200 path=/api/v1/items",
+                "2024-06-03T{:02}:{:02}:{:02}.{:09}Z INFO request {i:>10} handled in 3ms status=200 path=/api/v1/items",
+                (i / 3_600_000) % 24,
                 (i / 60_000) % 60,
                 (i / 1000) % 60,
                 i % 1000
@@ -68,12 +69,16 @@ fn state(fill: usize) -> State {
 
 fn benches(c: &mut Criterion) {
     let mut s = state(100_000);
-    let lines = batch(100_000);
+    // Every batch is newer than the last (a live stream); the buffer stays full, evicting.
+    let mut next = 100_000;
     let mut g = c.benchmark_group("log ingest");
     g.throughput(Throughput::Elements(BATCH as u64));
     g.bench_function("update LogLines 1000x100B into a full 100k buffer", |b| {
         b.iter_batched(
-            || lines.clone(),
+            || {
+                next += BATCH;
+                batch(next)
+            },
             |lines| update(&mut s, Msg::LogLines { stream: 1, lines }),
             BatchSize::SmallInput,
         );
@@ -86,7 +91,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             terminal
                 .draw(|f| podscope::ui::view(f, black_box(&s)))
-                .expect("draw")
+                .expect("draw");
         });
     });
     s.logs.top = Some(s.logs.base() + 50_000);
@@ -94,7 +99,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             terminal
                 .draw(|f| podscope::ui::view(f, black_box(&s)))
-                .expect("draw")
+                .expect("draw");
         });
     });
     s.logs.wrap = true;
@@ -103,7 +108,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             terminal
                 .draw(|f| podscope::ui::view(f, black_box(&s)))
-                .expect("draw")
+                .expect("draw");
         });
     });
 }
