@@ -27,6 +27,14 @@ pub struct SimArgs {
     /// Shift fixture timestamps so each looks as at its snapshot time, relative to the clock.
     #[arg(long)]
     pub shift_to_now: bool,
+    /// A scenario to create at start: a built-in name (hello, crash, oomkilled, init-error,
+    /// image-pull, liveness-slow-start, readiness-failing, job-sidecar) or a YAML file of Pod
+    /// manifests; repeatable.
+    #[arg(long = "scenario", value_name = "NAME|FILE")]
+    pub scenarios: Vec<PathBuf>,
+    /// Run virtual time N times faster than real time (from --now, else from the current time).
+    #[arg(long, value_name = "N")]
+    pub speed: Option<f64>,
 }
 
 /// Starts the simulator, prints its URL, kubeconfig path and a kubectl hint, and serves until
@@ -40,8 +48,14 @@ pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
         fixtures: args.fixtures.clone(),
         listen: args.listen,
         kubeconfig_out: args.kubeconfig_out.clone(),
-        clock: args.now.map_or(SimClock::Real, SimClock::Frozen),
+        clock: match (args.now, args.speed) {
+            (now, Some(speed)) => SimClock::scaled(now.unwrap_or_else(Timestamp::now), speed),
+            (Some(now), None) => SimClock::Frozen(now),
+            (None, None) => SimClock::Real,
+        },
         shift_to_now: args.shift_to_now,
+        scenarios: args.scenarios.clone(),
+        ..SimConfig::default()
     };
     let sim = Simulator::start(cfg)
         .await
@@ -55,7 +69,7 @@ pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
             sanitize(meta.name.as_deref().unwrap_or("")),
             sanitize(meta.namespace.as_deref().unwrap_or("default"))
         ),
-        None => println!("try: kubectl --kubeconfig {kc} get pods -A"),
+        None => println!("try: kubectl --kubeconfig {kc} get pods -A -w"),
     }
     wait_for_signal().await?;
     sim.shutdown().await;
