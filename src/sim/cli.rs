@@ -33,6 +33,8 @@ pub struct SimArgs {
     #[arg(long = "scenario", value_name = "NAME|FILE")]
     pub scenarios: Vec<PathBuf>,
     /// Run virtual time N times faster than real time (from --now, else from the current time).
+    /// Server-side times (AGE, `(x ago)`) follow it; kubectl's client-side ages (describe's
+    /// event ages) use the wall clock, so start with --now in the past to keep them valid.
     #[arg(long, value_name = "N")]
     pub speed: Option<f64>,
 }
