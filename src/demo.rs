@@ -1,7 +1,9 @@
 //! `podscope demo`: starts the embedded simulated cluster and attaches to its crash-looping pod.
 //!
-//! Today the demo cluster serves every real-world case of `assets/cases/` with its timestamps
-//! shifted to "now", so countdowns and ages run live from each case's snapshot moment.
+//! The demo cluster runs the built-in scenarios of `assets/scenarios/` (the seed's `hello` and
+//! `crash` pods and dynamic versions of six real-world cases) on the kubelet model in the
+//! `default` namespace, and also serves every case of `assets/cases/` as a static pod in its own
+//! namespace, with timestamps shifted so it looks as at its snapshot moment.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,9 +11,9 @@ use std::process::ExitCode;
 use crate::cli::{AttachArgs, DemoArgs};
 use crate::sim::{SimClock, SimConfig, Simulator, load_fixture};
 
-/// The pod the demo attaches to when none is named: case 04, an OOMKilled JVM in
-/// CrashLoopBackOff with a 2m40s back-off.
-pub const DEFAULT_DEMO_POD: &str = "coord-2";
+/// The pod the demo attaches to when none is named: the seed's `crash` pod (`PORT=abc`), which
+/// crash-loops with back-offs of 10 s, 20 s, 40 s … while you watch.
+pub const DEFAULT_DEMO_POD: &str = "crash";
 
 /// Where the case fixtures live (compiled-in path of this source tree).
 #[must_use]
@@ -61,7 +63,7 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         fixtures,
         clock: SimClock::Real,
         shift_to_now: true,
-        ..SimConfig::default()
+        ..SimConfig::demo()
     })
     .await
     {

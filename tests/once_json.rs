@@ -15,7 +15,7 @@ async fn start(dir: &std::path::Path, now: jiff::Timestamp) -> Simulator {
         kubeconfig_out: None,
         clock: SimClock::Frozen(now),
         shift_to_now: false,
-        ..Default::default()
+        ..SimConfig::default()
     })
     .await
     .expect("simulator starts")

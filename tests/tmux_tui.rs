@@ -74,7 +74,7 @@ async fn tui_shows_status_and_a_moving_countdown() {
         kubeconfig_out: None,
         clock: SimClock::Real,
         shift_to_now: true,
-        ..Default::default()
+        ..SimConfig::default()
     })
     .await
     .expect("simulator starts");

@@ -39,7 +39,7 @@ async fn pod_watch_follows_changes_deletion_recreation_and_expiry() {
         kubeconfig_out: None,
         clock: SimClock::Frozen(exp.now),
         shift_to_now: false,
-        ..Default::default()
+        ..SimConfig::default()
     })
     .await
     .expect("simulator starts");
@@ -155,7 +155,7 @@ async fn events_watch_delivers_the_pods_events() {
         kubeconfig_out: None,
         clock: SimClock::Frozen(exp.now),
         shift_to_now: false,
-        ..Default::default()
+        ..SimConfig::default()
     })
     .await
     .expect("simulator starts");

@@ -30,6 +30,16 @@ pub struct SimArgs {
     /// Serve plain HTTP without authentication instead of HTTPS with a bearer token.
     #[arg(long)]
     pub insecure_http: bool,
+    /// A scenario to create at start: a built-in name (hello, crash, oomkilled, init-error,
+    /// image-pull, liveness-slow-start, readiness-failing, job-sidecar) or a YAML file of Pod
+    /// manifests; repeatable.
+    #[arg(long = "scenario", value_name = "NAME|FILE")]
+    pub scenarios: Vec<PathBuf>,
+    /// Run virtual time N times faster than real time (from --now, else from the current time).
+    /// Server-side times (AGE, `(x ago)`) follow it; kubectl's client-side ages (describe's
+    /// event ages) use the wall clock, so start with --now in the past to keep them valid.
+    #[arg(long, value_name = "N")]
+    pub speed: Option<f64>,
 }
 
 /// Starts the simulator, prints its URL, kubeconfig path and a kubectl hint, and serves until
@@ -43,9 +53,14 @@ pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
         fixtures: args.fixtures.clone(),
         listen: args.listen,
         kubeconfig_out: args.kubeconfig_out.clone(),
-        clock: args.now.map_or(SimClock::Real, SimClock::Frozen),
+        clock: match (args.now, args.speed) {
+            (now, Some(speed)) => SimClock::scaled(now.unwrap_or_else(Timestamp::now), speed),
+            (Some(now), None) => SimClock::Frozen(now),
+            (None, None) => SimClock::Real,
+        },
         shift_to_now: args.shift_to_now,
         insecure_http: args.insecure_http,
+        scenarios: args.scenarios.clone(),
         ..SimConfig::default()
     };
     let sim = Simulator::start(cfg)
@@ -60,7 +75,7 @@ pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
             sanitize(meta.name.as_deref().unwrap_or("")),
             sanitize(meta.namespace.as_deref().unwrap_or("default"))
         ),
-        None => println!("try: kubectl --kubeconfig {kc} get pods -A"),
+        None => println!("try: kubectl --kubeconfig {kc} get pods -A -w"),
     }
     wait_for_signal().await?;
     sim.shutdown().await;

@@ -1,7 +1,8 @@
 //! `GET /api/v1/namespaces/{ns}/pods/{name}/log`: the apiserver's container validation and the
 //! kubelet's container-instance selection with their exact 400 messages (`notes/protocols.md` §2).
 //!
-//! Static mode: `follow=true` sends what there is and ends the stream.
+//! `follow=true` on a running container instance streams its new lines and ends when that
+//! instance stops ([`super::follow`]); otherwise it sends what there is and ends.
 
 use axum::body::Body;
 use axum::http::{StatusCode, header};
@@ -9,6 +10,7 @@ use axum::response::Response;
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
 
+use super::follow;
 use super::query::Query;
 use super::status::ApiError;
 use super::store::{LogLine, Store};
@@ -135,7 +137,7 @@ pub fn format_timestamp(t: Timestamp) -> String {
 }
 
 /// Applies `tailLines` (first), `sinceSeconds`/`sinceTime`, `timestamps` and `limitBytes`.
-fn render(lines: &[LogLine], q: &Query, now: Timestamp) -> Result<Vec<u8>, ApiError> {
+pub(crate) fn render(lines: &[LogLine], q: &Query, now: Timestamp) -> Result<Vec<u8>, ApiError> {
     let since_seconds = q.number("sinceSeconds")?;
     let since_time = q.get("sinceTime").filter(|s| !s.is_empty());
     if since_seconds.is_some() && since_time.is_some() {
@@ -210,7 +212,22 @@ pub(crate) fn serve(store: &Store, ns: &str, name: &str, q: &Query) -> Result<Re
         Vec::new()
     } else {
         let id = select_instance(&pod, &container, previous)?;
-        render(&store.logs(ns, name, &id), q, store.now())?
+        let (lines, cursor) = store.logs_since(ns, name, &id, 0);
+        let body = render(&lines, q, store.now())?;
+        if q.flag("follow")? && !previous && follow::instance_running(&pod, &id) {
+            let opts = follow::Follow {
+                namespace: ns.to_string(),
+                pod: name.to_string(),
+                container_id: id,
+                cursor,
+                timestamps: q.flag("timestamps")?,
+                limit: q
+                    .number("limitBytes")?
+                    .map(|l| usize::try_from(l).unwrap_or(usize::MAX)),
+            };
+            return follow::stream(store.clone(), opts, body);
+        }
+        body
     };
     Response::builder()
         .status(StatusCode::OK)

@@ -7,24 +7,37 @@
 //! By default it serves HTTPS with a CA and certificate made at start ([`tls`]) and requires the
 //! bearer token written into its kubeconfig ([`auth`]); `insecure_http` serves plain HTTP
 //! without authentication instead.
+//!
+//! Dynamic mode: pods created through the API (`kubectl apply/create`, [`create_pod_and_run`],
+//! scenarios) are run by the [`kubelet`] model in a driver task ([`driver`]) on the simulator's
+//! [`SimClock`] (`--speed N` runs virtual time N× faster); deletes are graceful, `pods/log` can
+//! follow, PUT/PATCH work on pods and `pods/status`. Logs keep at most [`LOG_MAX_LINES`] lines /
+//! [`LOG_MAX_BYTES`] bytes per container instance.
 
+mod admission;
 pub mod auth;
 mod cli;
+mod driver;
 mod fixture;
+mod follow;
 pub mod input;
 mod kubeconfig;
 pub mod kubelet;
+mod logbuf;
 mod logs;
 mod object;
 mod openapi;
+mod patch;
 mod query;
 mod routes;
+mod scenario;
 mod select;
 mod status;
 mod store;
 mod table;
 pub mod tls;
 mod watch;
+mod writes;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -33,31 +46,88 @@ use jiff::Timestamp;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub use admission::{FieldValidation, create_pod_and_run};
 pub use cli::{SimArgs, run_cli};
 pub use fixture::{Fixture, load_fixture, log_owner};
+pub use logbuf::{LOG_MAX_BYTES, LOG_MAX_LINES};
 pub use object::{Object, Resource};
+pub use patch::PatchKind;
+pub use scenario::{builtin_scenarios, create_scenario, parse_scenario, scenario_text};
 pub use select::Selector;
 pub use status::ApiError;
 pub use store::{Change, ChangeType, HISTORY_LIMIT, LogLine, Store};
 pub use watch::BOOKMARK_INTERVAL;
 
 /// The simulator's clock: the only place it reads time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum SimClock {
     /// Wall-clock time.
     #[default]
     Real,
     /// Every timestamp and Table cell (AGE, "(x ago)") uses this instant.
     Frozen(Timestamp),
+    /// Virtual time running `speed` times faster than real time from `start`:
+    /// `now = start + (real elapsed since origin) × speed`. Build it with [`SimClock::scaled`].
+    Scaled {
+        /// The virtual instant at `origin`.
+        start: Timestamp,
+        /// Virtual seconds per real second (> 0; `--speed N`).
+        speed: f64,
+        /// The real instant the clock started.
+        origin: std::time::Instant,
+    },
 }
 
+// `speed` is never NaN (see `SimClock::scaled`), so equality is an equivalence.
+impl Eq for SimClock {}
+
 impl SimClock {
+    /// A clock at `start` now, running `speed` times real time (non-finite or non-positive
+    /// speeds are taken as 1).
+    pub fn scaled(start: Timestamp, speed: f64) -> Self {
+        let speed = if speed.is_finite() && speed > 0.0 {
+            speed
+        } else {
+            1.0
+        };
+        SimClock::Scaled {
+            start,
+            speed,
+            origin: std::time::Instant::now(),
+        }
+    }
+
     /// The current instant of this clock.
     pub fn now(&self) -> Timestamp {
         match self {
             SimClock::Real => Timestamp::now(),
             SimClock::Frozen(t) => *t,
+            SimClock::Scaled {
+                start,
+                speed,
+                origin,
+            } => {
+                let real = origin.elapsed().as_secs_f64() * speed;
+                let d = jiff::SignedDuration::try_from_secs_f64(real)
+                    .unwrap_or(jiff::SignedDuration::ZERO);
+                start.checked_add(d).unwrap_or(*start)
+            }
         }
+    }
+
+    /// How long to sleep in real time until virtual instant `at` (zero if it has passed);
+    /// `None` for a frozen clock, where virtual time never reaches a later instant.
+    pub fn real_delay_until(&self, at: Timestamp) -> Option<std::time::Duration> {
+        let virtual_left = at.duration_since(self.now()).as_secs_f64().max(0.0);
+        let speed = match self {
+            SimClock::Frozen(t) => return (at <= *t).then_some(std::time::Duration::ZERO),
+            SimClock::Real => 1.0,
+            SimClock::Scaled { speed, .. } => *speed,
+        };
+        Some(
+            std::time::Duration::try_from_secs_f64(virtual_left / speed)
+                .unwrap_or(std::time::Duration::MAX),
+        )
     }
 }
 
@@ -81,6 +151,37 @@ pub struct SimConfig {
     /// RBAC denials for tests: `(verb, resource)` pairs answered 403 Forbidden, e.g.
     /// `("watch", "pods")`, `("list", "events")`, `("create", "pods/exec")` (see [`auth`]).
     pub deny: Vec<(String, String)>,
+    /// Scenarios to create at start: built-in names (see [`builtin_scenarios`]) or YAML files.
+    pub scenarios: Vec<PathBuf>,
+    /// The simulated node the kubelet model runs (default `sim-node-1`, host IP `192.168.49.2`,
+    /// pod IPs `10.244.0.N`, the 10 s → 300 s back-off curve).
+    pub node: kubelet::KubeletConfig,
+    /// Which Kubernetes version's event texts the kubelet writes (default: the seed's 1.36).
+    pub event_wording: kubelet::EventWording,
+}
+
+impl SimConfig {
+    /// The built-in scenarios (every one of [`builtin_scenarios`]) on a clock at speed 1: what
+    /// `podscope demo` starts.
+    pub fn demo() -> Self {
+        SimConfig {
+            scenarios: builtin_scenarios()
+                .into_iter()
+                .map(|(n, _)| PathBuf::from(n))
+                .collect(),
+            ..SimConfig::default()
+        }
+    }
+}
+
+/// The default simulated node: `sim-node-1`.
+pub fn default_node() -> kubelet::KubeletConfig {
+    kubelet::KubeletConfig {
+        node_name: "sim-node-1".into(),
+        host_ip: "192.168.49.2".into(),
+        pod_cidr_prefix: "10.244.0.".into(),
+        curve: crate::model::BackoffCurve::DEFAULT,
+    }
 }
 
 impl Default for SimConfig {
@@ -93,6 +194,9 @@ impl Default for SimConfig {
             shift_to_now: false,
             insecure_http: false,
             deny: Vec::new(),
+            scenarios: Vec::new(),
+            node: default_node(),
+            event_wording: kubelet::EventWording::V1_36,
         }
     }
 }
@@ -124,6 +228,9 @@ pub enum SimError {
     /// A fixture folder is unreadable or invalid.
     #[error("fixture {0}")]
     Fixture(String),
+    /// A scenario is unreadable or not a list of Pod manifests.
+    #[error("scenario {0}")]
+    Scenario(String),
     /// The store refused a fixture object (e.g. two fixtures with the same pod).
     #[error("loading fixtures: {0}")]
     Store(#[from] ApiError),
@@ -142,6 +249,7 @@ pub struct Simulator {
     store: Store,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
+    driver: Option<JoinHandle<()>>,
 }
 
 impl Simulator {
@@ -171,6 +279,13 @@ impl Simulator {
                 store.add_event(ev.clone())?;
             }
             fixture::seed_logs(&store, &fx, now);
+        }
+        let kubelet = kubelet::Kubelet::new(cfg.node.clone()).with_event_wording(cfg.event_wording);
+        let driver = tokio::spawn(driver::run(store.clone(), kubelet));
+        for spec in &cfg.scenarios {
+            let text = scenario_text(spec)?;
+            let pods = parse_scenario(&spec.to_string_lossy(), &text)?;
+            create_scenario(&store, pods)?;
         }
         let listener = tokio::net::TcpListener::bind(cfg.listen)
             .await
@@ -230,6 +345,7 @@ impl Simulator {
             store,
             shutdown: Some(tx),
             task: Some(task),
+            driver: Some(driver),
         })
     }
 
@@ -289,6 +405,9 @@ impl Drop for Simulator {
         self.store.close_watches();
         if let Some(task) = self.task.take() {
             task.abort();
+        }
+        if let Some(driver) = self.driver.take() {
+            driver.abort();
         }
         if self.owns_kubeconfig {
             let _ = std::fs::remove_file(&self.kubeconfig);

@@ -15,7 +15,7 @@ use super::query::Query;
 use super::select::Selector;
 use super::status::{ApiError, json_response};
 use super::store::Store;
-use super::{logs, table, watch};
+use super::{logs, table, watch, writes};
 
 /// The router for `store`; unknown paths answer 404, unsupported verbs 405 (Status bodies).
 pub fn router(store: Store) -> Router {
@@ -30,10 +30,26 @@ pub fn router(store: Store) -> Router {
         .route("/api/v1/namespaces", only_get(get(list_namespaces)))
         .route("/api/v1/namespaces/{ns}", only_get(get(get_namespace)))
         .route("/api/v1/pods", only_get(get(all_pods)))
-        .route("/api/v1/namespaces/{ns}/pods", only_get(get(ns_pods)))
+        .route(
+            "/api/v1/namespaces/{ns}/pods",
+            only_get(get(ns_pods).post(writes::create)),
+        )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}",
-            only_get(get(one_pod)),
+            only_get(
+                get(one_pod)
+                    .put(writes::replace)
+                    .patch(writes::patch_pod)
+                    .delete(writes::delete),
+            ),
+        )
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}/status",
+            only_get(
+                get(one_pod)
+                    .put(writes::replace_status)
+                    .patch(writes::patch_status),
+            ),
         )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}/log",

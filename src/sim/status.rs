@@ -75,6 +75,41 @@ impl ApiError {
         }
     }
 
+    /// 409 Conflict for a stale `metadata.resourceVersion` (or a failed precondition):
+    /// `Operation cannot be fulfilled on <resource> "<name>": <why>`.
+    pub fn conflict(resource: &str, name: &str, why: &str) -> Self {
+        Self {
+            code: 409,
+            reason: "Conflict",
+            message: format!("Operation cannot be fulfilled on {resource} \"{name}\": {why}"),
+        }
+    }
+
+    /// 422 Invalid: `<Kind> "<name>" is invalid: <cause>` (several causes as `[a, b]`), as the
+    /// API server's field validation reports it.
+    pub fn invalid(kind: &str, name: &str, causes: &[String]) -> Self {
+        let detail = match causes {
+            [one] => one.clone(),
+            many => format!("[{}]", many.join(", ")),
+        };
+        Self {
+            code: 422,
+            reason: "Invalid",
+            message: format!("{kind} \"{name}\" is invalid: {detail}"),
+        }
+    }
+
+    /// 415 UnsupportedMediaType for a PATCH content type the server does not know.
+    pub fn unsupported_media_type(content_type: &str) -> Self {
+        Self {
+            code: 415,
+            reason: "UnsupportedMediaType",
+            message: format!(
+                "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got {content_type:?})"
+            ),
+        }
+    }
+
     /// The `metav1.Status` JSON object for this error.
     pub fn to_status(&self) -> Value {
         json!({

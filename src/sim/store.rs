@@ -10,9 +10,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{Event, Pod};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{Notify, broadcast, watch};
 
 use super::SimClock;
+use super::logbuf::LogBuf;
 use super::object::{Object, Resource};
 use super::status::ApiError;
 
@@ -83,7 +84,30 @@ struct State {
     /// Watches at RV >= this can be replayed; older ones get 410 `(history_start)`.
     history_start: u64,
     /// Logs per container instance, keyed by (namespace, pod, containerID).
-    logs: HashMap<(String, String, String), Vec<LogLine>>,
+    logs: HashMap<(String, String, String), LogBuf>,
+    /// Work for the kubelet driver (pods created or deleted through the API), FIFO.
+    intents: VecDeque<Intent>,
+}
+
+/// A request from the API side to the kubelet driver.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Intent {
+    /// A pod was created: the kubelet should run it.
+    Admit {
+        /// `metadata.namespace`.
+        namespace: String,
+        /// `metadata.name`.
+        name: String,
+    },
+    /// A pod's deletion started (`deletionTimestamp` set) with this grace period in seconds.
+    Delete {
+        /// `metadata.namespace`.
+        namespace: String,
+        /// `metadata.name`.
+        name: String,
+        /// `deletionGracePeriodSeconds`.
+        grace: i64,
+    },
 }
 
 struct Inner {
@@ -91,6 +115,10 @@ struct Inner {
     changes: broadcast::Sender<Arc<Change>>,
     shutdown: watch::Sender<bool>,
     clock: SimClock,
+    /// Woken when an [`Intent`] is queued (a stored permit, so none is lost).
+    intent_ready: Notify,
+    /// Bumped on every committed change and every appended log line (wakes log followers).
+    activity: watch::Sender<u64>,
 }
 
 /// Cloneable handle to the simulated cluster's objects.
@@ -104,12 +132,15 @@ impl Store {
     pub fn new(clock: SimClock) -> Self {
         let (changes, _) = broadcast::channel(CHANNEL_CAPACITY);
         let (shutdown, _) = watch::channel(false);
+        let (activity, _) = watch::channel(0);
         Store {
             inner: Arc::new(Inner {
                 state: Mutex::new(State::default()),
                 changes,
                 shutdown,
                 clock,
+                intent_ready: Notify::new(),
+                activity,
             }),
         }
     }
@@ -193,6 +224,42 @@ impl Store {
         Ok((*pod).clone())
     }
 
+    /// Like [`Store::update_pod`], but `f` may refuse (its error is returned and nothing is
+    /// written), and an update that changes nothing is not written (no new resourceVersion,
+    /// no watch event; the stored object is returned), as the API server does.
+    pub fn try_update_pod(
+        &self,
+        ns: &str,
+        name: &str,
+        f: impl FnOnce(&mut Pod) -> Result<(), ApiError>,
+    ) -> Result<Pod, ApiError> {
+        let mut st = self.lock();
+        let key = (ns.to_string(), name.to_string());
+        let old = st
+            .pods
+            .get(&key)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found("pods", name))?;
+        let mut pod = (*old).clone();
+        f(&mut pod)?;
+        pod.metadata.namespace = Some(ns.to_string());
+        pod.metadata.name = Some(name.to_string());
+        pod.metadata.resource_version = old.metadata.resource_version.clone();
+        if pod == *old {
+            return Ok(pod);
+        }
+        pod.metadata.resource_version = Some((st.rv + 1).to_string());
+        let pod = Arc::new(pod);
+        st.pods.insert(key, pod.clone());
+        self.commit(
+            &mut st,
+            ChangeType::Modified,
+            Object::Pod(pod.clone()),
+            Some(Object::Pod(old)),
+        );
+        Ok((*pod).clone())
+    }
+
     /// Removes a pod (and its logs); watchers get DELETED with the last state (new resourceVersion).
     /// Errors: 404.
     pub fn delete_pod(&self, ns: &str, name: &str) -> Result<Pod, ApiError> {
@@ -232,6 +299,9 @@ impl Store {
         event.metadata.namespace = Some(ns.clone());
         if event.metadata.creation_timestamp.is_none() {
             event.metadata.creation_timestamp = Some(Time(self.now()));
+        }
+        if event.metadata.uid.is_none() {
+            event.metadata.uid = Some(synthetic_uid(&ns, &name));
         }
         let mut st = self.lock();
         event.metadata.resource_version = Some((st.rv + 1).to_string());
@@ -276,15 +346,64 @@ impl Store {
 
     /// Appends one line to a container instance's log (`container_id` is the status'
     /// `containerID`, e.g. `containerd://…`).
+    /// Each instance keeps at most [`super::LOG_MAX_LINES`] lines and [`super::LOG_MAX_BYTES`]
+    /// bytes; the oldest lines are dropped beyond that.
     pub fn append_log(&self, ns: &str, pod: &str, container_id: &str, line: LogLine) {
         let key = (ns.to_string(), pod.to_string(), container_id.to_string());
         self.lock().logs.entry(key).or_default().push(line);
+        self.inner.activity.send_modify(|n| *n = n.wrapping_add(1));
     }
 
     /// The log lines of one container instance (empty when nothing was written).
     pub fn logs(&self, ns: &str, pod: &str, container_id: &str) -> Vec<LogLine> {
         let key = (ns.to_string(), pod.to_string(), container_id.to_string());
-        self.lock().logs.get(&key).cloned().unwrap_or_default()
+        self.lock()
+            .logs
+            .get(&key)
+            .map(LogBuf::all)
+            .unwrap_or_default()
+    }
+
+    /// Lines of one container instance numbered `from` onwards (numbering counts every line
+    /// ever appended, so dropped lines are skipped) and the cursor after them.
+    pub(crate) fn logs_since(
+        &self,
+        ns: &str,
+        pod: &str,
+        container_id: &str,
+        from: u64,
+    ) -> (Vec<LogLine>, u64) {
+        let key = (ns.to_string(), pod.to_string(), container_id.to_string());
+        self.lock()
+            .logs
+            .get(&key)
+            .map_or((Vec::new(), from), |b| b.since(from))
+    }
+
+    /// A receiver that changes whenever a change is committed or a log line appended.
+    pub(crate) fn activity(&self) -> watch::Receiver<u64> {
+        self.inner.activity.subscribe()
+    }
+
+    /// Queues work for the kubelet driver and wakes it.
+    pub(crate) fn submit(&self, intent: Intent) {
+        self.lock().intents.push_back(intent);
+        self.inner.intent_ready.notify_one();
+    }
+
+    /// Takes every queued [`Intent`], oldest first.
+    pub(crate) fn take_intents(&self) -> Vec<Intent> {
+        self.lock().intents.drain(..).collect()
+    }
+
+    /// Resolves once an [`Intent`] was queued since the last call.
+    pub(crate) async fn intent_queued(&self) {
+        self.inner.intent_ready.notified().await;
+    }
+
+    /// The clock this store reads.
+    pub fn clock(&self) -> SimClock {
+        self.inner.clock
     }
 
     /// Starts a watch consistently: for `since = None` the current matching state as ADDED
@@ -354,6 +473,7 @@ impl Store {
         }
         // No receivers is fine: nobody is watching.
         let _ = self.inner.changes.send(change);
+        self.inner.activity.send_modify(|n| *n = n.wrapping_add(1));
     }
 }
 

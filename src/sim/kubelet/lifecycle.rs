@@ -283,10 +283,7 @@ fn start_instance(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     c.ever_started = true;
     c.stopping = false;
     c.pull_failed_at = None;
-    c.container_id = format!(
-        "containerd://{}",
-        hex256(&[&uid, &c.spec.name, &c.restart_count.to_string()])
-    );
+    c.container_id = super::container_id(&uid, &c.spec.name, c.restart_count);
     if c.image_id.is_empty() {
         let image = c.image().to_string();
         let (repo, _) = split_image(&image);

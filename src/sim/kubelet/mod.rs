@@ -358,6 +358,15 @@ fn emit_if_changed(node: &mut Node, run: &mut PodRun, at: Timestamp) {
     }
 }
 
+/// The `containerID` the kubelet gives instance `restart_count` of `container` in the pod with
+/// `uid` (`containerd://` + 64 hex digits, deterministic); [`Change::Log`] lines belong to it.
+pub fn container_id(uid: &str, container: &str, restart_count: i32) -> String {
+    format!(
+        "containerd://{}",
+        hex256(&[uid, container, &restart_count.to_string()])
+    )
+}
+
 /// `t + d`.
 pub(crate) fn after(t: Timestamp, d: SignedDuration) -> Timestamp {
     t.checked_add(d).unwrap_or(t)

@@ -58,7 +58,11 @@ fn container_status(c: &ContainerRun) -> ContainerStatus {
         image: c.image().to_string(),
         image_id: c.image_id.clone(),
         container_id: c.ever_started.then(|| c.container_id.clone()),
-        ready: c.ready,
+        // A regular init container that completed reports ready (the seed's describe shows
+        // `render-config … Ready: True`).
+        ready: c.ready
+            || (c.role == Role::Init
+                && matches!(&c.state, RunState::Terminated(t) if t.exit_code == 0)),
         restart_count: c.restart_count,
         started: Some(c.started),
         state: Some(state),

@@ -1,0 +1,274 @@
+//! The seed's hello pod with real kubectl: `kubectl describe pod hello` (container states, probe
+//! lines, conditions, event order init → sidecar → main) and `kubectl delete pod hello` with
+//! followed logs (preStop sleep 5 s, SIGTERM to hello, then SIGQUIT to the proxy sidecar, all
+//! within the 30 s grace period). Oracle: seeds/000_a32e298467e0f8f8.txt.
+
+mod sim_dynamic_support;
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+use sim_dynamic_support::*;
+
+/// The seed's `kubectl describe pod hello` container and condition sections (verbatim, already
+/// shortened by the article's author).
+const SEED_DESCRIBE: &str = "Init Containers:
+  render-config:
+    Image:          busybox:1.37
+    State:          Terminated
+      Reason:       Completed
+      Exit Code:    0
+    Ready:          True
+    Restart Count:  0
+  proxy:
+    Image:          nginx:1.29
+    Port:           8081/TCP (proxy)
+    State:          Running
+    Ready:          True
+    Restart Count:  0
+    Readiness:      http-get http://:proxy/nginx-health delay=0s timeout=1s period=10s #success=1 #failure=3
+    Startup:        http-get http://:proxy/nginx-health delay=0s timeout=1s period=1s #success=1 #failure=10
+Containers:
+  hello:
+    Image:          ghcr.io/example/hello:1.0
+    Image ID:       ghcr.io/example/hello@sha256:a5066cd40ef37b9b889ddfbe9c1860b3afe231b96b975000e0edca3fdd6f4a4a
+    Port:           8080/TCP (http)
+    State:          Running
+    Ready:          True
+    Restart Count:  0
+    Liveness:       http-get http://:http/healthz delay=0s timeout=2s period=10s #success=1 #failure=3
+    Readiness:      http-get http://:http/readyz delay=0s timeout=2s period=5s #success=1 #failure=2
+    Startup:        http-get http://:http/healthz delay=0s timeout=1s period=2s #success=1 #failure=15
+Conditions:
+  Type                        Status
+  PodReadyToStartContainers   True
+  Initialized                 True
+  Ready                       True
+  ContainersReady             True
+  PodScheduled                True
+";
+
+/// The seed's Events table: (reason, from, message without the `fieldPath: ` prefix that
+/// kubectl ≥1.33 adds).
+const SEED_EVENTS: &[(&str, &str, &str)] = &[
+    (
+        "Scheduled",
+        "default-scheduler",
+        "Successfully assigned default/hello to k8s-node-2",
+    ),
+    (
+        "Pulled",
+        "kubelet",
+        "Container image \"busybox:1.37\" already present on machine and can be accessed by the pod",
+    ),
+    ("Created", "kubelet", "Container created"),
+    ("Started", "kubelet", "Container started"),
+    (
+        "Pulled",
+        "kubelet",
+        "Container image \"nginx:1.29\" already present on machine and can be accessed by the pod",
+    ),
+    ("Created", "kubelet", "Container created"),
+    ("Started", "kubelet", "Container started"),
+    (
+        "Pulled",
+        "kubelet",
+        "Container image \"ghcr.io/example/hello:1.0\" already present on machine and can be accessed by the pod",
+    ),
+    ("Created", "kubelet", "Container created"),
+    ("Started", "kubelet", "Container started"),
+];
+
+/// `container → [(key, value)]` for the `    Key:  value` lines (and `      Reason:` etc.) of each
+/// container block in a describe text; `Conditions` rows under the key `Conditions`.
+fn blocks(text: &str) -> BTreeMap<String, Vec<(String, String)>> {
+    let mut out: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    let mut in_containers = false;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if indent == 0 {
+            in_containers = matches!(line, "Init Containers:" | "Containers:");
+            current = (line == "Conditions:").then(|| "Conditions".to_string());
+            continue;
+        }
+        if in_containers && indent == 2 && line.trim_end().ends_with(':') {
+            current = Some(line.trim().trim_end_matches(':').to_string());
+            continue;
+        }
+        let Some(c) = current.clone() else { continue };
+        if c == "Conditions" {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() == 2 && f[0] != "Type" {
+                out.entry(c).or_default().push((f[0].into(), f[1].into()));
+            }
+        } else if let Some((k, v)) = line.trim().split_once(':')
+            && (indent == 4 || indent == 6)
+        {
+            out.entry(c)
+                .or_default()
+                .push((k.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    out
+}
+
+fn events(text: &str) -> Vec<(String, String, String)> {
+    let mut rows = Vec::new();
+    let mut on = false;
+    for line in text.lines() {
+        if line.starts_with("Events:") {
+            on = true;
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if !on || f.len() < 5 || f[0] == "Type" || f[0].starts_with("--") {
+            continue;
+        }
+        let msg = f[4..].join(" ");
+        // kubectl ≥1.33 prefixes the message with the fieldPath.
+        let msg = match msg.split_once("}: ") {
+            Some((fp, rest)) if fp.starts_with("spec.") => rest.to_string(),
+            _ => msg,
+        };
+        rows.push((f[1].to_string(), f[3].to_string(), msg));
+    }
+    rows
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn describe_then_delete_hello_as_the_seed_shows() {
+    if kubectl().is_none() {
+        return;
+    }
+    let sim = start(10.0).await;
+    let store = sim.store();
+    let cache = tempfile::tempdir().expect("tempdir");
+    let path = scenario("hello.yaml");
+    let (ok, _, err) = run(
+        &sim,
+        cache.path(),
+        &["apply", "--validate=false", "-f", &path.to_string_lossy()],
+    )
+    .await;
+    assert!(ok, "apply: {err}");
+    wait_pod(&store, "hello", 20, all_ready).await;
+
+    let (ok, text, err) = run(&sim, cache.path(), &["describe", "pod", "hello"]).await;
+    assert!(ok, "describe: {err}");
+    assert!(
+        text.contains("Node:             k8s-node-2/192.168.10.21"),
+        "{text}"
+    );
+    assert!(text.contains("Status:           Running"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["QoS", "Class:", "BestEffort"]),
+        "{text}"
+    );
+    let got = blocks(&text);
+    for (container, lines) in blocks(SEED_DESCRIBE) {
+        let have = got.get(&container).cloned().unwrap_or_default();
+        for (k, v) in lines {
+            let found = have
+                .iter()
+                .find(|(hk, _)| *hk == k)
+                .map(|(_, hv)| hv.clone());
+            match k.as_str() {
+                // Digests are per build; kubectl < 1.33 prints the port without its name.
+                "Image ID" => assert!(found.is_some(), "{container}: no Image ID"),
+                "Port" => assert!(
+                    found.as_deref().and_then(|f| f.split(' ').next()) == v.split(' ').next(),
+                    "{container} Port: {found:?} vs {v}"
+                ),
+                _ => assert_eq!(found.as_deref(), Some(v.as_str()), "{container} {k}"),
+            }
+        }
+    }
+    let want: Vec<(String, String, String)> = SEED_EVENTS
+        .iter()
+        .map(|(r, f, m)| (r.to_string(), f.to_string(), m.to_string()))
+        .collect();
+    assert_eq!(events(&text), want, "{text}");
+
+    // Follow both containers' logs, then delete.
+    let hello_log = spawn(&sim, cache.path(), &["logs", "hello", "-f", "--timestamps"]);
+    let proxy_log = spawn(
+        &sim,
+        cache.path(),
+        &["logs", "hello", "-c", "proxy", "-f", "--timestamps"],
+    );
+    settle().await;
+    let (ok, out, err) = run(&sim, cache.path(), &["delete", "pod", "hello"]).await;
+    assert!(ok, "delete: {err}");
+    assert!(out.starts_with("pod \"hello\" deleted"), "{out}");
+    assert!(
+        store.pod("default", "hello").is_none(),
+        "kubectl delete waits for removal"
+    );
+
+    // The follow streams end by themselves when their container instances stop.
+    let ended = |child: tokio::process::Child| async move {
+        tokio::time::timeout(std::time::Duration::from_secs(10), child.wait_with_output())
+            .await
+            .expect("logs -f ends when the container stops")
+            .expect("kubectl logs output")
+    };
+    let hello = ended(hello_log).await;
+    let proxy = ended(proxy_log).await;
+    let stamp = |s: &str| -> (Timestamp, String) {
+        let (t, rest) = s.split_once(' ').expect("timestamped line");
+        (t.parse().expect("timestamp"), rest.to_string())
+    };
+    let hello: Vec<(Timestamp, String)> = String::from_utf8_lossy(&hello.stdout)
+        .lines()
+        .map(stamp)
+        .collect();
+    let proxy: Vec<(Timestamp, String)> = String::from_utf8_lossy(&proxy.stdout)
+        .lines()
+        .map(stamp)
+        .collect();
+    let find = |lines: &[(Timestamp, String)], needle: &str| {
+        lines
+            .iter()
+            .find(|(_, l)| l.ends_with(needle))
+            .map(|(t, _)| *t)
+            .unwrap_or_else(|| panic!("no line ending {needle:?} in {lines:?}"))
+    };
+    let sigterm = find(&hello, "signal received, shutting down");
+    let bye = find(&hello, "bye");
+    let sigquit = find(
+        &proxy,
+        "[notice] 1#1: signal 3 (SIGQUIT) received, shutting down",
+    );
+    let exit = find(&proxy, "[notice] 1#1: exit");
+    // The DELETED object carries deletionTimestamp = delete time + 30 s.
+    let deleted_at = store
+        .list(podscope::sim::Resource::Events, Some("default"))
+        .0
+        .iter()
+        .filter_map(|o| match o {
+            podscope::sim::Object::Event(e) if e.reason.as_deref() == Some("Killing") => {
+                e.first_timestamp.as_ref().map(|t| t.0)
+            }
+            _ => None,
+        })
+        .min()
+        .expect("a Killing event at the delete");
+    let secs = |a: Timestamp, b: Timestamp| b.duration_since(a).as_secs_f64();
+    let pre_stop = secs(deleted_at, sigterm);
+    assert!(
+        (4.9..=6.0).contains(&pre_stop),
+        "SIGTERM {pre_stop} s after the delete"
+    );
+    assert!(
+        bye >= sigterm && sigquit > bye,
+        "sidecar after hello: {hello:?} {proxy:?}"
+    );
+    assert!((0.3..=1.5).contains(&secs(bye, sigquit)), "sidecar delay");
+    assert!(
+        exit >= sigquit && secs(deleted_at, exit) < 30.0,
+        "within the grace period"
+    );
+    sim.shutdown().await;
+}

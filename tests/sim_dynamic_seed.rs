@@ -1,0 +1,259 @@
+//! The seed article's `kubectl apply … && kubectl get pod -w` outputs reproduced with real
+//! kubectl against the dynamic simulator (virtual clock at 10× speed). Oracles:
+//! seeds/000_a32e298467e0f8f8.txt (hello and crash watch tables, `logs --previous`, lastState,
+//! the back-off message) and notes/protocols.md §5 (restart back-off 0 s, 10 s, 20 s).
+
+mod kubelet_support;
+mod sim_dynamic_support;
+
+use kubelet_support::{dedup, seed_rows};
+use regex::Regex;
+use serde_json::Value;
+use sim_dynamic_support::*;
+
+/// `kubectl apply -f hello-pod.yaml && kubectl get pod hello -w`, verbatim from the seed.
+const SEED_HELLO_WATCH: &str = "NAME    READY   STATUS    RESTARTS   AGE
+hello   0/2     Pending   0          0s
+hello   0/2     Init:0/2   0          1s
+hello   0/2     Init:0/2   0          2s
+hello   0/2     Init:0/2   0          3s
+hello   0/2     Init:0/2   0          4s
+hello   0/2     Init:1/2   0          5s
+hello   0/2     Init:1/2   0          5s
+hello   0/2     PodInitializing   0          6s
+hello   0/2     PodInitializing   0          6s
+hello   1/2     PodInitializing   0          7s
+hello   1/2     Running           0          7s
+hello   1/2     Running           0          9s
+hello   2/2     Running           0          9s
+";
+
+/// `kubectl apply -f crash.yaml && kubectl get pod crash -w`, verbatim from the seed.
+const SEED_CRASH_WATCH: &str = "NAME    READY   STATUS    RESTARTS   AGE
+crash   0/1     Pending   0          0s
+crash   0/1     ContainerCreating   0          0s
+crash   0/1     ContainerCreating   0          1s
+crash   0/1     ContainerCreating   0          2s
+crash   1/1     Running             0          3s
+crash   0/1     Error               0          4s
+crash   1/1     Running             1 (2s ago)   5s
+crash   0/1     Error               1 (3s ago)   6s
+crash   0/1     CrashLoopBackOff    1 (13s ago)   18s
+crash   1/1     Running             2 (15s ago)   20s
+crash   0/1     Error               2 (15s ago)   20s
+crash   0/1     CrashLoopBackOff    2 (22s ago)   41s
+crash   1/1     Running             3 (24s ago)   43s
+crash   0/1     Error               3 (25s ago)   44s
+";
+
+fn restart_count(p: &k8s_openapi::api::core::v1::Pod) -> i32 {
+    p.status
+        .as_ref()
+        .and_then(|s| s.container_statuses.as_ref())
+        .and_then(|v| v.first())
+        .map_or(0, |c| c.restart_count)
+}
+
+fn waiting_reason(p: &k8s_openapi::api::core::v1::Pod) -> Option<String> {
+    p.status
+        .as_ref()
+        .and_then(|s| s.container_statuses.as_ref())
+        .and_then(|v| v.first())
+        .and_then(|c| c.state.as_ref())
+        .and_then(|s| s.waiting.as_ref())
+        .and_then(|w| w.reason.clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
+    if kubectl().is_none() {
+        return;
+    }
+    let sim = start(10.0).await;
+    let cache = tempfile::tempdir().expect("tempdir");
+    let watch = spawn(&sim, cache.path(), &["get", "pods", "-w"]);
+    settle().await;
+    let path = scenario("hello.yaml");
+    let (ok, out, err) = run(
+        &sim,
+        cache.path(),
+        &["apply", "--validate=false", "-f", &path.to_string_lossy()],
+    )
+    .await;
+    assert!(ok, "kubectl apply failed: {err}");
+    assert_eq!(out.trim(), "pod/hello created");
+    wait_pod(&sim.store(), "hello", 20, all_ready).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let printed = finish(watch).await;
+    assert_eq!(
+        dedup(seed_rows(&printed)),
+        dedup(seed_rows(SEED_HELLO_WATCH)),
+        "kubectl get -w printed:\n{printed}"
+    );
+    // Re-applying the same manifest is a no-op.
+    let (ok, out, err) = run(
+        &sim,
+        cache.path(),
+        &["apply", "--validate=false", "-f", &path.to_string_lossy()],
+    )
+    .await;
+    assert!(ok, "re-apply failed: {err}");
+    assert_eq!(out.trim(), "pod/hello unchanged");
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crash_pod_loops_with_the_seed_rows_backoffs_logs_and_last_state() {
+    if kubectl().is_none() {
+        return;
+    }
+    let sim = start(10.0).await;
+    let store = sim.store();
+    let cache = tempfile::tempdir().expect("tempdir");
+    let table = spawn(&sim, cache.path(), &["get", "pods", "-w"]);
+    let json = spawn(&sim, cache.path(), &["get", "pods", "-w", "-o", "json"]);
+    settle().await;
+    let path = scenario("crash.yaml");
+    let (ok, out, err) = run(
+        &sim,
+        cache.path(),
+        &["create", "--validate=false", "-f", &path.to_string_lossy()],
+    )
+    .await;
+    assert!(ok, "kubectl create failed: {err}");
+    assert_eq!(out.trim(), "pod/crash created");
+
+    // Quiet moment: third restart crashed, now waiting out the 40 s back-off (4 s real).
+    let pod = wait_pod(&store, "crash", 30, |p| {
+        restart_count(p) == 3 && waiting_reason(p).as_deref() == Some("CrashLoopBackOff")
+    })
+    .await;
+    let uid = pod.metadata.uid.clone().expect("uid");
+
+    // The waiting message carries the current back-off (protocols.md §5.1).
+    let (ok, msg, err) = run(
+        &sim,
+        cache.path(),
+        &[
+            "get",
+            "pod",
+            "crash",
+            "-o",
+            "jsonpath={.status.containerStatuses[0].state.waiting.message}",
+        ],
+    )
+    .await;
+    assert!(ok, "{err}");
+    assert_eq!(
+        msg,
+        format!("back-off 40s restarting failed container=hello pod=crash_default({uid})")
+    );
+
+    // `kubectl logs crash --previous`: the seed's `unknown port` line.
+    let (ok, logs, err) = run(&sim, cache.path(), &["logs", "crash", "--previous"]).await;
+    assert!(ok, "kubectl logs --previous failed: {err}");
+    let line = Regex::new(
+        r"^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} listen: listen tcp: lookup tcp/abc: unknown port$",
+    )
+    .expect("regex");
+    let lines: Vec<&str> = logs.lines().collect();
+    assert_eq!(lines.len(), 1, "{logs}");
+    assert!(line.is_match(lines[0]), "{logs}");
+
+    // lastState as in the seed: terminated, exitCode 1, reason Error, containerID, times.
+    let (ok, last, err) = run(
+        &sim,
+        cache.path(),
+        &[
+            "get",
+            "pod",
+            "crash",
+            "-o",
+            "jsonpath={.status.containerStatuses[0].lastState}",
+        ],
+    )
+    .await;
+    assert!(ok, "{err}");
+    let last: Value = serde_json::from_str(&last).expect("lastState JSON");
+    let t = &last["terminated"];
+    assert_eq!(t["exitCode"], 1);
+    assert_eq!(t["reason"], "Error");
+    assert!(
+        t["containerID"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("containerd://")),
+        "{last}"
+    );
+    assert!(
+        t["startedAt"].is_string() && t["finishedAt"].is_string(),
+        "{last}"
+    );
+
+    // podscope --once agrees with kubectl get at this quiet moment.
+    let (ok, row, err) = run(&sim, cache.path(), &["get", "pod", "crash", "--no-headers"]).await;
+    assert!(ok, "{err}");
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_podscope"))
+        .arg("--kubeconfig")
+        .arg(sim.kubeconfig_path())
+        .args(["-n", "default", "crash", "--once", "-o", "json"])
+        .env_remove("KUBECONFIG")
+        .output()
+        .await
+        .expect("podscope runs");
+    assert!(
+        out.status.success(),
+        "podscope --once failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["pod"]["ready"], cells[1], "READY");
+    assert_eq!(doc["pod"]["status"], cells[2], "STATUS");
+    let count = |s: &str| s.split(' ').next().unwrap_or("").to_string();
+    assert_eq!(
+        count(doc["pod"]["restarts"].as_str().unwrap_or("")),
+        cells[3],
+        "RESTARTS"
+    );
+    assert_eq!(cells[2], "CrashLoopBackOff");
+
+    let printed = finish(table).await;
+    let versions = finish(json).await;
+
+    // The seed's STATUS/READY/RESTARTS sequence up to the third crash.
+    let want = dedup(seed_rows(SEED_CRASH_WATCH));
+    let got = dedup(seed_rows(&printed));
+    assert!(
+        got.len() >= want.len(),
+        "kubectl get -w printed:\n{printed}"
+    );
+    assert_eq!(
+        got[..want.len()],
+        want[..],
+        "kubectl get -w printed:\n{printed}"
+    );
+
+    // Restart n starts `gap` after exit n−1: immediately (next sync), then 10 s, then 20 s.
+    let mut gaps: Vec<(i64, i64)> = Vec::new();
+    for v in serde_json::Deserializer::from_str(&versions).into_iter::<Value>() {
+        let v = v.expect("kubectl -o json stream");
+        let cs = &v["status"]["containerStatuses"][0];
+        let n = cs["restartCount"].as_i64().unwrap_or(0);
+        let started = cs["state"]["running"]["startedAt"].as_str();
+        let finished = cs["lastState"]["terminated"]["finishedAt"].as_str();
+        if let (Some(s), Some(f)) = (started, finished)
+            && !gaps.iter().any(|(m, _)| *m == n)
+        {
+            let s: jiff::Timestamp = s.parse().expect("startedAt");
+            let f: jiff::Timestamp = f.parse().expect("finishedAt");
+            gaps.push((n, s.duration_since(f).as_secs()));
+        }
+    }
+    assert_eq!(gaps.iter().map(|g| g.0).collect::<Vec<_>>(), vec![1, 2, 3]);
+    let ok_gap = |got: i64, want: i64| (want..=want + 2).contains(&got);
+    assert!(
+        ok_gap(gaps[0].1, 0) && ok_gap(gaps[1].1, 10) && ok_gap(gaps[2].1, 20),
+        "restart gaps {gaps:?}"
+    );
+    sim.shutdown().await;
+}

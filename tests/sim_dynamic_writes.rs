@@ -1,0 +1,228 @@
+//! Writes and log errors against live pods with real kubectl: the kubelet's `waiting to start`
+//! and `previous terminated container … not found` messages (notes/protocols.md §2.3), label /
+//! JSON patch / status patch, a stale-resourceVersion replace (409 Conflict), a forbidden spec
+//! change (422), a malformed body (400), and a forced delete.
+
+mod sim_dynamic_support;
+
+use sim_dynamic_support::*;
+
+fn waiting(p: &k8s_openapi::api::core::v1::Pod, container: &str) -> Option<String> {
+    p.status
+        .as_ref()
+        .and_then(|s| s.container_statuses.as_ref())
+        .and_then(|v| v.iter().find(|c| c.name == container))
+        .and_then(|c| c.state.as_ref())
+        .and_then(|s| s.waiting.as_ref())
+        .and_then(|w| w.reason.clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_of_live_pods_use_the_kubelet_messages() {
+    if kubectl().is_none() {
+        return;
+    }
+    // Slow clock (0.2×): ContainerCreating lasts 1 virtual second = 5 s real.
+    let sim = start(0.2).await;
+    let store = sim.store();
+    let cache = tempfile::tempdir().expect("tempdir");
+    for f in ["hello.yaml", "crash.yaml"] {
+        let p = scenario(f);
+        let (ok, _, err) = run(
+            &sim,
+            cache.path(),
+            &["create", "--validate=false", "-f", &p.to_string_lossy()],
+        )
+        .await;
+        assert!(ok, "create {f}: {err}");
+    }
+    wait_pod(&store, "crash", 20, |p| {
+        waiting(p, "hello").as_deref() == Some("ContainerCreating")
+    })
+    .await;
+    let (ok, _, err) = run(&sim, cache.path(), &["logs", "crash"]).await;
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        "Error from server (BadRequest): container \"hello\" in pod \"crash\" is waiting to start: ContainerCreating"
+    );
+    wait_pod(&store, "hello", 20, |p| {
+        waiting(p, "hello").as_deref() == Some("PodInitializing")
+    })
+    .await;
+    let (ok, _, err) = run(&sim, cache.path(), &["logs", "hello"]).await;
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        "Error from server (BadRequest): container \"hello\" in pod \"hello\" is waiting to start: PodInitializing"
+    );
+    let (ok, _, err) = run(&sim, cache.path(), &["logs", "hello", "--previous"]).await;
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        "Error from server (BadRequest): previous terminated container \"hello\" in pod \"hello\" not found"
+    );
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn patch_replace_conflict_and_bad_bodies() {
+    if kubectl().is_none() {
+        return;
+    }
+    let sim = start(1.0).await;
+    let store = sim.store();
+    let cache = tempfile::tempdir().expect("tempdir");
+    let dir = cache.path();
+    let p = scenario("crash.yaml");
+    let (ok, _, err) = run(
+        &sim,
+        dir,
+        &["create", "--validate=false", "-f", &p.to_string_lossy()],
+    )
+    .await;
+    assert!(ok, "{err}");
+    let (ok, _, err) = run(
+        &sim,
+        dir,
+        &["create", "--validate=false", "-f", &p.to_string_lossy()],
+    )
+    .await;
+    assert!(!ok);
+    assert!(
+        err.contains("Error from server (AlreadyExists)")
+            && err.contains("pods \"crash\" already exists"),
+        "{err}"
+    );
+
+    let (ok, old, err) = run(&sim, dir, &["get", "pod", "crash", "-o", "json"]).await;
+    assert!(ok, "{err}");
+    let (ok, out, err) = run(&sim, dir, &["label", "pod", "crash", "team=payments"]).await;
+    assert!(ok, "label: {err}");
+    assert_eq!(out.trim(), "pod/crash labeled");
+    let labels = store
+        .pod("default", "crash")
+        .and_then(|p| p.metadata.labels);
+    assert_eq!(
+        labels.and_then(|l| l.get("team").cloned()).as_deref(),
+        Some("payments")
+    );
+    let (ok, _, err) = run(
+        &sim,
+        dir,
+        &[
+            "patch",
+            "pod",
+            "crash",
+            "--type=json",
+            "-p",
+            r#"[{"op":"add","path":"/metadata/annotations","value":{"note":"x"}}]"#,
+        ],
+    )
+    .await;
+    assert!(ok, "json patch: {err}");
+    let ann = store
+        .pod("default", "crash")
+        .and_then(|p| p.metadata.annotations);
+    assert_eq!(
+        ann.and_then(|a| a.get("note").cloned()).as_deref(),
+        Some("x")
+    );
+
+    // The object read before the label is stale now.
+    let stale = dir.join("stale.json");
+    std::fs::write(&stale, old).expect("write");
+    let (ok, _, err) = run(
+        &sim,
+        dir,
+        &[
+            "replace",
+            "--validate=false",
+            "-f",
+            &stale.to_string_lossy(),
+        ],
+    )
+    .await;
+    assert!(!ok);
+    assert!(
+        err.contains("Error from server (Conflict)")
+            && err.contains("Operation cannot be fulfilled on pods \"crash\": the object has been modified; please apply your changes to the latest version and try again"),
+        "{err}"
+    );
+
+    let (ok, _, err) = run(
+        &sim,
+        dir,
+        &[
+            "patch",
+            "pod",
+            "crash",
+            "--type=merge",
+            "-p",
+            r#"{"spec":{"restartPolicy":"Never"}}"#,
+        ],
+    )
+    .await;
+    assert!(!ok);
+    assert!(
+        err.contains("Pod \"crash\" is invalid: spec: Forbidden: pod updates may not change fields other than"),
+        "{err}"
+    );
+
+    let (ok, out, err) = run(
+        &sim,
+        dir,
+        &[
+            "patch",
+            "pod",
+            "crash",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            r#"{"status":{"message":"patched"}}"#,
+            "-o",
+            "jsonpath={.status.message}",
+        ],
+    )
+    .await;
+    assert!(ok, "status patch: {err}");
+    assert_eq!(out, "patched");
+
+    // A malformed body is a 400 Status naming the problem.
+    let host = sim.url().trim_start_matches("http://").to_string();
+    let resp = raw(&host, "POST /api/v1/namespaces/default/pods", "{not json").await;
+    assert!(resp.starts_with("HTTP/1.1 400"), "{resp}");
+    assert!(
+        resp.contains("\"reason\":\"BadRequest\"") && resp.contains("json parse error"),
+        "{resp}"
+    );
+    let resp = raw(&host, "PATCH /api/v1/namespaces/default/pods/crash", "{}").await;
+    assert!(resp.starts_with("HTTP/1.1 415"), "{resp}");
+
+    let (ok, _, err) = run(
+        &sim,
+        dir,
+        &["delete", "pod", "crash", "--grace-period=0", "--force"],
+    )
+    .await;
+    assert!(ok, "force delete: {err}");
+    assert!(store.pod("default", "crash").is_none());
+    sim.shutdown().await;
+}
+
+/// One raw HTTP/1.1 request (`request_line` like `POST /path`) with a JSON body; the response
+/// text.
+async fn raw(host: &str, request_line: &str, body: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(host)
+        .await
+        .expect("connects");
+    let req = format!(
+        "{request_line} HTTP/1.1\r\nhost: {host}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.expect("writes");
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.expect("reads");
+    String::from_utf8_lossy(&buf).into_owned()
+}
