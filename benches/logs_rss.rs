@@ -27,8 +27,16 @@ fn main() {
     )
     .expect("pod.json");
     let pod: k8s_openapi::api::core::v1::Pod = serde_json::from_str(&json).expect("pod");
-    let mut s = State::new("data", "coord-2", jiff::Timestamp::UNIX_EPOCH, Theme::colored());
-    update(&mut s, Msg::PodApplied(Box::new(PodSummary::from_pod(&pod))));
+    let mut s = State::new(
+        "data",
+        "coord-2",
+        jiff::Timestamp::UNIX_EPOCH,
+        Theme::colored(),
+    );
+    update(
+        &mut s,
+        Msg::PodApplied(Box::new(PodSummary::from_pod(&pod))),
+    );
     update(
         &mut s,
         Msg::Key(crossterm::event::KeyEvent::new(

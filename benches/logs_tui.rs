@@ -46,7 +46,12 @@ fn batch(start: usize) -> Vec<LogLine> {
 
 /// A state with the log pane open on coord, stream 1 reading, `fill` lines loaded.
 fn state(fill: usize) -> State {
-    let mut s = State::new("data", "coord-2", jiff::Timestamp::UNIX_EPOCH, Theme::colored());
+    let mut s = State::new(
+        "data",
+        "coord-2",
+        jiff::Timestamp::UNIX_EPOCH,
+        Theme::colored(),
+    );
     update(&mut s, Msg::PodApplied(Box::new(pod())));
     update(
         &mut s,

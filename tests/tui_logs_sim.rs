@@ -69,7 +69,10 @@ async fn the_log_pane_shows_the_containers_lines_from_the_simulator() {
     let (tx, mut rx) = channel(1024);
     let mut state = State::new(&ns, &exp.name, exp.now, Theme::monochrome());
     let mut session = Session::start(target, tx);
-    drive(&mut state, &mut rx, &mut session, "the pod", |s| s.pod.is_some()).await;
+    drive(&mut state, &mut rx, &mut session, "the pod", |s| {
+        s.pod.is_some()
+    })
+    .await;
 
     let cmds = update(&mut state, key(KeyCode::Char('l')));
     assert!(

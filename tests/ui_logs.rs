@@ -114,7 +114,10 @@ fn escape_sequences_never_reach_the_buffer() {
     let screen = text(&backend);
     assert!(screen.contains("title ␛]0;pwned␇ after"), "{screen}");
     assert!(screen.contains("clear ␛[2J after"), "{screen}");
-    assert!(screen.contains("clipboard ␛]52;c;aGVsbG8=␇ after"), "{screen}");
+    assert!(
+        screen.contains("clipboard ␛]52;c;aGVsbG8=␇ after"),
+        "{screen}"
+    );
     // The SGR sequence became colour: `red` is drawn red, `plain` is not.
     let r = rows(&backend);
     let y = r.iter().position(|l| l.contains("red plain")).expect("row");
@@ -147,9 +150,15 @@ fn a_one_megabyte_line_is_cut_or_wrapped_with_its_marker() {
     // Wrapped: several full rows of x, the marker on the pane's last row of it.
     update(&mut s, key(KeyCode::Char('w')));
     let screen = rows(&render(&s, 80, 24));
-    let full = screen.iter().filter(|r| r.chars().all(|c| c == 'x')).count();
+    let full = screen
+        .iter()
+        .filter(|r| r.chars().all(|c| c == 'x'))
+        .count();
     assert!(full >= 5, "{screen:#?}");
-    assert!(screen.iter().any(|r| r.contains("bytes more]")), "{screen:#?}");
+    assert!(
+        screen.iter().any(|r| r.contains("bytes more]")),
+        "{screen:#?}"
+    );
     assert!(
         started.elapsed() < std::time::Duration::from_secs(2),
         "rendering a 1 MB line must not scan it per frame"

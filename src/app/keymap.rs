@@ -349,13 +349,7 @@ pub const KEYMAP: &[Binding] = &[
         "previous match",
         false,
     ),
-    row_in(
-        When::LogTools,
-        ch('&'),
-        Action::LogFilter,
-        "filter",
-        true,
-    ),
+    row_in(When::LogTools, ch('&'), Action::LogFilter, "filter", true),
     row_in(
         When::LogTools,
         ch('E'),
