@@ -108,3 +108,81 @@ async fn the_log_pane_shows_the_containers_lines_from_the_simulator() {
     session.execute(&Cmd::Quit);
     sim.shutdown().await;
 }
+
+/// The dynamic simulator's OOMKilled JVM (45 s per instance) on a clock 30× real time: the pane
+/// follows the container across its restarts, with the restart marker between the instances and
+/// every line of each instance exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn following_survives_restarts_on_the_dynamic_simulator() {
+    let start = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(2);
+    let scenario =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios/oomkilled.yaml");
+    let sim = Simulator::start(SimConfig {
+        clock: SimClock::scaled(start, 30.0),
+        scenarios: vec![scenario],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    let target = connect(
+        &ConnectOptions {
+            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
+            context: None,
+            namespace: Some("default".to_owned()),
+        },
+        "coord-2",
+    )
+    .await
+    .expect("connects");
+    let (tx, mut rx) = channel(1024);
+    let mut state = State::new("default", "coord-2", start, Theme::monochrome());
+    let mut session = Session::start(target, tx);
+    drive(&mut state, &mut rx, &mut session, "the pod", |s| {
+        s.pod.is_some()
+    })
+    .await;
+    for cmd in update(&mut state, key(KeyCode::Char('l'))) {
+        session.execute(&cmd);
+    }
+    let texts = |s: &State| -> Vec<(i32, String)> {
+        (0..s.logs.view_len())
+            .filter_map(|p| {
+                s.logs
+                    .view_line(p)
+                    .map(|(_, l)| (l.instance, l.text.clone()))
+            })
+            .collect()
+    };
+    drive(&mut state, &mut rx, &mut session, "two restarts", |s| {
+        texts(s)
+            .iter()
+            .filter(|(_, t)| t.starts_with("── restarted: OOMKilled, exit 137 (SIGKILL) after 45s"))
+            .count()
+            >= 2
+            && texts(s)
+                .iter()
+                .any(|(i, t)| *i == 2 && t.contains("myid=3"))
+    })
+    .await;
+    let got = texts(&state);
+    let first = "Writing coordinator configuration to /var/lib/coord/conf/coord.cfg";
+    for instance in 0..=1 {
+        let lines: Vec<&String> = got
+            .iter()
+            .filter(|(i, t)| *i == instance && !t.starts_with("──"))
+            .map(|(_, t)| t)
+            .collect();
+        assert_eq!(lines.len(), 5, "instance {instance}: {got:#?}");
+        assert_eq!(lines[0], first);
+    }
+    let markers: Vec<&String> = got
+        .iter()
+        .map(|(_, t)| t)
+        .filter(|t| t.starts_with("── restarted"))
+        .collect();
+    // The first restart is immediate (no back-off yet); the second waited 10 s.
+    assert!(markers[1].ends_with("back-off 10s ──"), "{markers:?}");
+    update(&mut state, Msg::Quit);
+    session.execute(&Cmd::Quit);
+    sim.shutdown().await;
+}
