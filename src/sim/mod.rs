@@ -15,6 +15,7 @@ mod routes;
 mod select;
 mod status;
 mod store;
+pub mod stream;
 mod table;
 mod watch;
 
