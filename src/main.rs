@@ -33,6 +33,11 @@ fn main() -> ExitCode {
             (Some(Command::Sim(s)), _) => {
                 podscope::sim::run_cli(s).await.map(|()| ExitCode::SUCCESS)
             }
+            (Some(Command::Exec(a)), _) => Ok(podscope::cluster::exec::run_exec_cli(&a).await),
+            (Some(Command::PortForward(a)), _) => {
+                Ok(podscope::cluster::forward_cli::run_port_forward_cli(&a).await)
+            }
+            (Some(Command::Debug(a)), _) => Ok(podscope::cluster::debug::run_debug_cli(&a).await),
             (Some(Command::Demo(d)), _) => {
                 let _ = d;
                 Ok(ExitCode::SUCCESS)

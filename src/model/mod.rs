@@ -6,6 +6,7 @@ pub mod backoff;
 mod container;
 pub mod duration;
 pub mod event;
+pub mod forward;
 pub mod pod;
 pub mod printer;
 pub mod probe;

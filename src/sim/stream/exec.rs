@@ -201,9 +201,11 @@ impl Session {
         if !self.send(open, &[]).await {
             return;
         }
-        let ending = self.drive(&pod, &container, &opts, attach).await;
-        if let (true, Ending::Exit { code, .. }) = (attach, &ending) {
+        let mut ending = self.drive(&pod, &container, &opts, attach).await;
+        if let (true, Ending::Exit { code, .. }) = (attach, &mut ending) {
+            // The kubelet's attach reports Success whatever the process' exit code.
             mark_ephemeral_exit(&store, &pod, &container, *code);
+            *code = 0;
         }
         self.finish(ending).await;
     }

@@ -269,10 +269,25 @@ fn hello_answer(pod: &Pod, path: &str) -> Answer {
     }
 }
 
-fn answer(pod: &Pod, listener: &Listener, req: &Request, depth: u8) -> Answer {
+/// The answer, and the hello container that served it (for its access log), if any.
+fn answer(pod: &Pod, listener: &Listener, req: &Request, depth: u8) -> (Answer, Option<String>) {
     match listener {
-        Listener::Hello { .. } => hello_answer(pod, &req.path),
-        Listener::Plain | Listener::Echo => Answer {
+        Listener::Hello { container } => (hello_answer(pod, &req.path), Some(container.clone())),
+        Listener::Plain | Listener::Echo => (
+            Answer {
+                code: 200,
+                content_type: "text/plain",
+                body: "ok\n".into(),
+            },
+            None,
+        ),
+        Listener::Nginx { .. } => (nginx_answer(pod, listener, req, depth), None),
+    }
+}
+
+fn nginx_answer(pod: &Pod, listener: &Listener, req: &Request, depth: u8) -> Answer {
+    match listener {
+        Listener::Hello { .. } | Listener::Plain | Listener::Echo => Answer {
             code: 200,
             content_type: "text/plain",
             body: "ok\n".into(),
@@ -305,7 +320,7 @@ fn answer(pod: &Pod, listener: &Listener, req: &Request, depth: u8) -> Answer {
                 Some(RouteAction::Proxy(port)) if depth < 4 => {
                     match listeners(pod).into_iter().find(|(p, _)| p == port) {
                         Some((_, up)) if !matches!(up, Listener::Echo) => {
-                            answer(pod, &up, req, depth + 1)
+                            answer(pod, &up, req, depth + 1).0
                         }
                         _ => bad_gateway(),
                     }
@@ -319,6 +334,31 @@ fn answer(pod: &Pod, listener: &Listener, req: &Request, depth: u8) -> Answer {
                 },
             }
         }
+    }
+}
+
+/// The hello container an nginx request was proxied to (its log shows the request too).
+fn proxied_hello(pod: &Pod, listener: &Listener, req: &Request) -> Option<String> {
+    let Listener::Nginx { routes, .. } = listener else {
+        return None;
+    };
+    let path = req.path.split('?').next().unwrap_or("");
+    let route = routes
+        .iter()
+        .filter(|r| {
+            if r.exact {
+                r.path == path
+            } else {
+                path.starts_with(&r.path)
+            }
+        })
+        .max_by_key(|r| (r.exact, r.path.len()))?;
+    let RouteAction::Proxy(port) = route.action else {
+        return None;
+    };
+    match listeners(pod).into_iter().find(|(p, _)| *p == port) {
+        Some((_, Listener::Hello { container })) => Some(container),
+        _ => None,
     }
 }
 
@@ -382,9 +422,9 @@ where
                 pod.metadata.name.as_deref().unwrap_or(""),
             )
             .unwrap_or_else(|| pod.clone());
-        let a = answer(&fresh, &listener, &req, 0);
-        if let Listener::Hello { container } = &listener {
-            hello_log(&store, &fresh, container, &req, now, peer);
+        let (a, served_by) = answer(&fresh, &listener, &req, 0);
+        if let Some(container) = served_by.or_else(|| proxied_hello(&fresh, &listener, &req)) {
+            hello_log(&store, &fresh, &container, &req, now, peer);
         }
         let date = now.strftime("%a, %d %b %Y %H:%M:%S GMT");
         let mut head = format!("HTTP/1.1 {} {}\r\n", a.code, reason(a.code));

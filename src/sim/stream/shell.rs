@@ -175,7 +175,7 @@ impl Shell {
                 self.status = 0;
                 continue;
             }
-            let (words, redirected) = self.words(&cmd);
+            let (words, redirect) = self.words(&cmd);
             let Some(first) = words.first() else { continue };
             let mut acts = Vec::new();
             match first.as_str() {
@@ -212,17 +212,18 @@ impl Shell {
                     self.status = 127;
                 }
             }
-            if redirected {
-                acts.retain(|a| !matches!(a, Action::Stdout(_)));
-            }
-            actions.extend(acts);
+            actions.extend(acts.into_iter().filter_map(|a| match a {
+                Action::Stdout(b) => redirect.stdout.apply(b),
+                Action::Stderr(b) => redirect.stderr.apply(b),
+                other => Some(other),
+            }));
         }
         (actions, None)
     }
 
     /// Splits a command into words with quote handling and `$` expansion; drops redirections and
-    /// reports whether stdout was redirected.
-    fn words(&self, cmd: &str) -> (Vec<String>, bool) {
+    /// reports where stdout and stderr go.
+    fn words(&self, cmd: &str) -> (Vec<String>, Redirect) {
         let mut words = Vec::new();
         let mut cur = String::new();
         let mut in_word = false;
@@ -263,22 +264,33 @@ impl Shell {
             words.push(cur);
         }
         let mut out = Vec::new();
-        let mut redirected = false;
+        let mut redirect = Redirect {
+            stdout: Dest::Stdout,
+            stderr: Dest::Stderr,
+        };
         let mut iter = words.into_iter();
         while let Some(w) = iter.next() {
             let target = w.trim_start_matches(['1', '2']);
-            if target.starts_with('>') {
-                if !w.starts_with('2') {
-                    redirected = true;
-                }
-                if target.trim_start_matches('>').is_empty() {
-                    iter.next();
-                }
-            } else {
+            if !target.starts_with('>') {
                 out.push(w);
+                continue;
             }
+            let slot = if w.starts_with('2') {
+                &mut redirect.stderr
+            } else {
+                &mut redirect.stdout
+            };
+            *slot = match target.trim_start_matches('>') {
+                "&1" => Dest::Stdout,
+                "&2" => Dest::Stderr,
+                "" => {
+                    iter.next();
+                    Dest::Null
+                }
+                _ => Dest::Null,
+            };
         }
-        (out, redirected)
+        (out, redirect)
     }
 
     fn expand(&self, chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
@@ -318,6 +330,30 @@ impl Shell {
             .map(|(_, v)| v.clone())
             .unwrap_or_default()
     }
+}
+
+/// Where a command's output stream goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dest {
+    Stdout,
+    Stderr,
+    Null,
+}
+
+impl Dest {
+    fn apply(self, bytes: Vec<u8>) -> Option<Action> {
+        match self {
+            Dest::Stdout => Some(Action::Stdout(bytes)),
+            Dest::Stderr => Some(Action::Stderr(bytes)),
+            Dest::Null => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Redirect {
+    stdout: Dest,
+    stderr: Dest,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
