@@ -303,7 +303,11 @@ fn start_running(store: &Store, ns: &str, name: &str, c: &EphemeralContainer) {
         } else {
             format!("docker.io/library/{image}")
         },
-        image_id: format!("docker.io/library/{image}@sha256:{}", hex_id(&image)),
+        image_id: format!(
+            "docker.io/library/{}@sha256:{}",
+            super::userland::split_image(&image).0,
+            hex_id(&image)
+        ),
         container_id: Some(format!("containerd://{id}")),
         ready: false,
         restart_count: 0,
