@@ -243,8 +243,8 @@ pub async fn run_debug_cli(args: &DebugArgs) -> ExitCode {
                 pump(
                     p,
                     Some(piped_stdin()),
-                    tokio::io::stdout(),
-                    tokio::io::stderr(),
+                    super::tty::StdWriter::Stdout,
+                    super::tty::StdWriter::Stderr,
                     None,
                 )
                 .await

@@ -6,6 +6,7 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 use k8s_openapi::api::core::v1::Pod;
@@ -225,8 +226,15 @@ where
         t.abort();
     }
     let _ = proc_.join().await;
-    for t in [out_task, err_task].into_iter().flatten() {
-        let _ = t.await;
+    // After an error kube-rs drops its pipe writers without shutting them down (no EOF for
+    // split simplex halves): give the copies a moment to drain, then stop them.
+    for mut t in [out_task, err_task].into_iter().flatten() {
+        if tokio::time::timeout(Duration::from_millis(500), &mut t)
+            .await
+            .is_err()
+        {
+            t.abort();
+        }
     }
     match status {
         Some(s) => exit_code(&s),
@@ -313,8 +321,8 @@ pub async fn run_on_terminal(
     pump(
         proc_,
         Some(keys),
-        tokio::io::stdout(),
-        tokio::io::stderr(),
+        super::tty::StdWriter::Stdout,
+        super::tty::StdWriter::Stderr,
         Some(sizes),
     )
     .await
@@ -480,7 +488,14 @@ pub async fn run_exec_cli(args: &ExecArgs) -> ExitCode {
         match start(&api, &args.pod, &req).await {
             Ok(p) => {
                 let stdin = args.stdin.then(piped_stdin);
-                pump(p, stdin, tokio::io::stdout(), tokio::io::stderr(), None).await
+                pump(
+                    p,
+                    stdin,
+                    super::tty::StdWriter::Stdout,
+                    super::tty::StdWriter::Stderr,
+                    None,
+                )
+                .await
             }
             Err(e) => Err(e),
         }

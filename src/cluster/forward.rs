@@ -65,6 +65,8 @@ pub enum ForwardEvent {
 
 struct Shared {
     statuses: Mutex<Vec<ForwardStatus>>,
+    /// Per forward: the number (1-based, by acceptance) of the last connection that failed.
+    last_failed: Mutex<Vec<u64>>,
     tx: watch::Sender<Vec<ForwardStatus>>,
     events: mpsc::UnboundedSender<ForwardEvent>,
     api: Api<Pod>,
@@ -154,6 +156,7 @@ impl Forwarder {
             }
         }
         let shared = Arc::new(Shared {
+            last_failed: Mutex::new(vec![0; statuses.len()]),
             statuses: Mutex::new(statuses),
             tx,
             events: etx,
@@ -274,9 +277,11 @@ async fn connection(shared: Arc<Shared>, i: usize, sock: TcpStream) {
     let Some((remote, local_port)) = spec_remote else {
         return;
     };
+    let mut number = 0;
     shared.update(i, |s| {
         s.open_connections += 1;
         s.total_connections += 1;
+        number = s.total_connections;
         s.state = ForwardState::Active;
     });
     let _ = shared.events.send(ForwardEvent::Connection { local_port });
@@ -295,13 +300,27 @@ async fn connection(shared: Arc<Shared>, i: usize, sock: TcpStream) {
             text: text.clone(),
         });
     }
+    // A connection that ends well only clears Broken if it was accepted after the last failure.
+    let broken_since = {
+        let mut lf = shared.last_failed.lock().unwrap_or_else(|p| p.into_inner());
+        if failed.is_some()
+            && let Some(slot) = lf.get_mut(i)
+        {
+            *slot = (*slot).max(number);
+        }
+        lf.get(i).copied().unwrap_or(0)
+    };
     shared.update(i, |s| {
         s.open_connections = s.open_connections.saturating_sub(1);
         if let Some(text) = failed {
             s.last_error = Some(text);
             s.state = ForwardState::Broken;
+        } else if broken_since > number {
+            s.state = ForwardState::Broken;
         } else if s.open_connections == 0 {
             s.state = ForwardState::Listening;
+        } else {
+            s.state = ForwardState::Active;
         }
     });
 }

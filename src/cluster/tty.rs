@@ -177,3 +177,45 @@ mod tests {
         );
     }
 }
+
+/// A writer to the process' stdout or stderr that writes synchronously (small terminal writes;
+/// avoids tokio's blocking-pool hand-off so output order and flushing are immediate).
+#[derive(Debug, Clone, Copy)]
+pub enum StdWriter {
+    /// fd 1.
+    Stdout,
+    /// fd 2.
+    Stderr,
+}
+
+impl tokio::io::AsyncWrite for StdWriter {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        use std::io::Write;
+        let r = match *self {
+            StdWriter::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(buf).and_then(|()| out.flush())
+            }
+            StdWriter::Stderr => std::io::stderr().lock().write_all(buf),
+        };
+        std::task::Poll::Ready(r.map(|()| buf.len()))
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+}

@@ -271,7 +271,7 @@ pub(crate) fn run_binary(view: &ContainerView, argv: &[String], actions: &mut Ve
                 match view.files.get(f.as_str()) {
                     Some(text) => out(actions, text.clone()),
                     None if view.is_dir(f) => {
-                        err(actions, format!("cat: read error: Is a directory\n"));
+                        err(actions, "cat: read error: Is a directory\n");
                         code = 1;
                     }
                     None if busybox => {

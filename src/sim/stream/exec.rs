@@ -330,6 +330,11 @@ impl Session {
                 reason: "".into(),
             })))
             .await;
+        // Closing handshake: keep reading (and ignoring) until the client closes, so frames it
+        // sends meanwhile (kube-rs' `[255,0]`) do not hit a dead socket before it reads the
+        // Status. Bounded at 2 s.
+        let drain = async { while let Some(Ok(_)) = self.socket.recv().await {} };
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), drain).await;
     }
 }
 
