@@ -12,7 +12,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
-use tokio::io::{AsyncReadExt, AsyncWriteExt, WriteHalf};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use super::listeners::{listeners, refused_message, serve};
@@ -112,7 +112,10 @@ async fn run(
     let open = pod.as_ref().map(listeners).unwrap_or_default();
     // Output of the in-pod connections towards the client: (channel, bytes), empty = EOF.
     let (tx, mut rx) = mpsc::channel::<(usize, Vec<u8>)>(64);
-    let mut writers: Vec<Option<WriteHalf<tokio::io::DuplexStream>>> = Vec::new();
+    // Client bytes per port go through an unbounded queue to a writer task, so reading the
+    // WebSocket never waits on a slow in-pod reader (kube-rs multiplexes both directions in one
+    // loop; blocking here would deadlock a full-duplex transfer).
+    let mut writers: Vec<Option<mpsc::UnboundedSender<Bytes>>> = Vec::new();
     let mut live = 0usize;
     for (i, port) in ports.iter().enumerate() {
         let found = open.iter().find(|(p, _)| p == port).map(|(_, l)| l.clone());
@@ -120,8 +123,17 @@ async fn run(
             (Some(listener), Some(pod)) => {
                 let (ours, theirs) = tokio::io::duplex(PIPE);
                 tokio::spawn(serve(store.clone(), pod.clone(), listener, theirs));
-                let (mut r, w) = tokio::io::split(ours);
-                writers.push(Some(w));
+                let (mut r, mut w) = tokio::io::split(ours);
+                let (wtx, mut wrx) = mpsc::unbounded_channel::<Bytes>();
+                tokio::spawn(async move {
+                    while let Some(b) = wrx.recv().await {
+                        if w.write_all(&b).await.is_err() {
+                            return;
+                        }
+                    }
+                    let _ = w.shutdown().await;
+                });
+                writers.push(Some(wtx));
                 live += 1;
                 let tx = tx.clone();
                 tokio::spawn(async move {
@@ -174,19 +186,17 @@ async fn run(
             Message::Binary(b) if b.len() > 1 => {
                 let ch = usize::from(b[0]);
                 if ch % 2 == 0
-                    && let Some(Some(w)) = writers.get_mut(ch / 2)
-                    && w.write_all(&b[1..]).await.is_err()
+                    && let Some(slot) = writers.get_mut(ch / 2)
+                    && slot.as_ref().is_some_and(|w| w.send(b.slice(1..)).is_err())
                 {
-                    writers[ch / 2] = None;
+                    *slot = None;
                 }
             }
             Message::Close(_) => break,
             _ => {}
         }
     }
-    for w in writers.iter_mut().flatten() {
-        let _ = w.shutdown().await;
-    }
+    // Dropping the queues lets each writer task flush and shut its side down.
     drop(writers);
     let _ = tokio::time::timeout(std::time::Duration::from_secs(5), to_client).await;
 }
