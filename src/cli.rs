@@ -38,6 +38,12 @@ pub enum Command {
     Logs(crate::logs_cmd::LogsArgs),
     /// Start the embedded simulated cluster and attach to its crash-looping pod.
     Demo(DemoArgs),
+    /// Run a command in a container (as `kubectl exec`).
+    Exec(crate::cluster::exec::ExecArgs),
+    /// Forward local ports to a pod (as `kubectl port-forward`).
+    PortForward(crate::cluster::forward_cli::PortForwardArgs),
+    /// Add an ephemeral debug container targeting a container and attach to it.
+    Debug(crate::cluster::debug::DebugArgs),
 }
 
 /// Which pod, where, and how to show it.

@@ -35,6 +35,11 @@ fn main() -> ExitCode {
             }
             (Some(Command::Logs(l)), _) => Ok(podscope::logs_cmd::run(&l).await),
             (Some(Command::Demo(d)), _) => podscope::demo::demo(&d).await,
+            (Some(Command::Exec(a)), _) => Ok(podscope::cluster::exec::run_exec_cli(&a).await),
+            (Some(Command::PortForward(a)), _) => {
+                Ok(podscope::cluster::forward_cli::run_port_forward_cli(&a).await)
+            }
+            (Some(Command::Debug(a)), _) => Ok(podscope::cluster::debug::run_debug_cli(&a).await),
             (None, None) => {
                 eprintln!(
                     "podscope: name a pod (podscope POD), or run `podscope demo`; see --help"

@@ -2,9 +2,14 @@
 //! (Named `cluster`, not `kube`, so the `kube` crate is never shadowed.)
 
 pub mod config;
+pub mod debug;
+pub mod exec;
+pub mod forward;
+pub mod forward_cli;
 pub mod logs;
 pub mod once;
 pub mod session;
+pub mod tty;
 pub mod watch;
 
 pub use config::{ConnectError, ConnectOptions, Target, connect};

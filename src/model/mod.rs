@@ -6,6 +6,7 @@ pub mod backoff;
 mod container;
 pub mod duration;
 pub mod event;
+pub mod forward;
 pub mod log;
 pub mod log_resume;
 pub mod pod;

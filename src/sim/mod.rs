@@ -34,6 +34,7 @@ mod scenario;
 mod select;
 mod status;
 mod store;
+pub mod stream;
 mod table;
 pub mod tls;
 mod watch;

@@ -33,6 +33,15 @@ impl Query {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Every value of `key`, in request order (repeated params such as exec's `command`).
+    pub fn all(&self, key: &str) -> Vec<&str> {
+        self.pairs
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
     /// A boolean parameter: absent/empty/`false`/`0` → false, `true`/`1` → true.
     /// Errors: 400 for other text (as strconv.ParseBool would).
     pub fn flag(&self, key: &str) -> Result<bool, ApiError> {

@@ -61,6 +61,7 @@ pub fn router(store: Store) -> Router {
             "/api/v1/namespaces/{ns}/events/{name}",
             only_get(get(one_event)),
         )
+        .merge(super::stream::routes())
         .fallback(|| async { ApiError::no_route() })
         .with_state(store)
 }

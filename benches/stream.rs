@@ -1,0 +1,153 @@
+//! Benchmarks (harness = false): port-forward throughput through podscope's `Forwarder` and the
+//! simulator vs a direct loopback TCP echo, and the exec round trip (one byte in, its echo out).
+//!
+//! Run: `cargo bench --bench stream` (env `BENCH_MIB`, default 32; `BENCH_ROUNDS`, default 200).
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::core::v1::Pod;
+use kube::Api;
+use kube::api::AttachParams;
+use podscope::cluster::forward::Forwarder;
+use podscope::sim::{SimConfig, Simulator, load_fixture};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+fn env_num(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Writes `total` bytes and reads them back through an echo at `addr`; returns MiB/s.
+async fn echo_throughput(addr: SocketAddr, total: usize) -> f64 {
+    let s = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    s.set_nodelay(true).expect("nodelay");
+    let (mut r, mut w) = s.into_split();
+    let start = Instant::now();
+    let writer = tokio::spawn(async move {
+        let chunk = vec![0x5au8; 64 * 1024];
+        let mut sent = 0;
+        while sent < total {
+            let n = chunk.len().min(total - sent);
+            w.write_all(&chunk[..n]).await.expect("writes");
+            sent += n;
+        }
+        w
+    });
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut got = 0;
+    while got < total {
+        let n = r.read(&mut buf).await.expect("reads");
+        assert!(n > 0, "echo closed early after {got} bytes");
+        got += n;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    drop(writer.await);
+    (total as f64 / (1024.0 * 1024.0)) / secs
+}
+
+async fn direct_echo() -> SocketAddr {
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("binds");
+    let addr = l.local_addr().expect("addr");
+    tokio::spawn(async move {
+        while let Ok((s, _)) = l.accept().await {
+            tokio::spawn(async move {
+                let (mut r, mut w) = s.into_split();
+                let _ = tokio::io::copy(&mut r, &mut w).await;
+            });
+        }
+    });
+    addr
+}
+
+fn echo_pod() -> Pod {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stream_support/hello");
+    let mut pod = load_fixture(&dir).expect("hello fixture").pod;
+    pod.metadata.name = Some("echo".into());
+    pod.metadata.uid = Some("bench-echo".into());
+    pod.metadata.resource_version = None;
+    let spec = pod.spec.as_mut().expect("spec");
+    spec.init_containers = None;
+    spec.containers[0].image = Some("podscope.dev/tcp-echo:1".into());
+    if let Some(ports) = spec.containers[0].ports.as_mut() {
+        ports[0].container_port = 7000;
+    }
+    pod
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let mib = env_num("BENCH_MIB", 32);
+    let rounds = env_num("BENCH_ROUNDS", 200);
+    let total = mib * 1024 * 1024;
+    let sim = Simulator::start(SimConfig {
+        fixtures: vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stream_support/hello")],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator");
+    sim.store().create_pod(echo_pod()).expect("echo pod");
+    let client =
+        kube::Client::try_from(kube::Config::new(sim.url().parse().expect("url"))).expect("client");
+
+    let direct = echo_throughput(direct_echo().await, total).await;
+    let fwd = Forwarder::start(
+        client.clone(),
+        "default",
+        "echo",
+        &[":7000".parse().expect("spec")],
+    )
+    .await
+    .expect("forwarder");
+    let forwarded = echo_throughput(fwd.local_addrs()[0], total).await;
+    println!("port-forward echo, {mib} MiB each way:");
+    println!("  direct loopback TCP echo     {direct:10.1} MiB/s");
+    println!(
+        "  podscope Forwarder + sim     {forwarded:10.1} MiB/s  ({:.1}% of direct)",
+        100.0 * forwarded / direct
+    );
+    fwd.stop().await;
+
+    let api: Api<Pod> = Api::namespaced(client, "default");
+    let ap = AttachParams::default()
+        .stdin(true)
+        .stdout(true)
+        .stderr(false)
+        .container("proxy");
+    let mut p = api.exec("hello", ["cat"], &ap).await.expect("exec cat");
+    let mut stdin = p.stdin().expect("stdin");
+    let mut stdout = p.stdout().expect("stdout");
+    let mut times = Vec::with_capacity(rounds);
+    let mut b = [0u8; 1];
+    for i in 0..rounds {
+        let byte = [b'a' + (i % 26) as u8];
+        let t = Instant::now();
+        stdin.write_all(&byte).await.expect("writes");
+        stdin.flush().await.expect("flushes");
+        tokio::time::timeout(Duration::from_secs(5), stdout.read_exact(&mut b))
+            .await
+            .expect("echo within 5 s")
+            .expect("reads");
+        times.push(t.elapsed());
+        assert_eq!(b, byte);
+    }
+    times.sort();
+    let pct = |q: f64| times[((times.len() as f64 - 1.0) * q) as usize];
+    println!("exec round trip (1 byte to `cat`, its echo back), {rounds} rounds:");
+    println!(
+        "  median {:?}  p90 {:?}  max {:?}",
+        pct(0.5),
+        pct(0.9),
+        pct(1.0)
+    );
+    drop(stdin);
+    let _ = p.join().await;
+    sim.shutdown().await;
+}

@@ -1,0 +1,507 @@
+//! `podscope exec` and the TUI's shell: kube-rs `Api::<Pod>::exec`/`attach` (WebSocket v5 with
+//! v4 fallback, kube-rs' own negotiation) with kubectl's behaviour (`notes/protocols.md` §3):
+//! container defaulting with `Defaulted container …`, `command terminated with exit code N` on
+//! stderr and process exit code N, `error: <Status message>` and exit 1 for other failures,
+//! stdin EOF passed on (`[255,0]` on v5), raw mode and resize for `-t`.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
+use kube::Api;
+use kube::api::{AttachParams, AttachedProcess, TerminalSize};
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
+
+use super::config::{ConnectOptions, connect};
+use super::tty::{RawMode, piped_stdin, terminal_input};
+use crate::model::sanitize::sanitize;
+
+/// `podscope exec POD [-c C] [-i] [-t] -- CMD…`.
+#[derive(Debug, Clone, Args)]
+pub struct ExecArgs {
+    /// The pod's name.
+    #[arg(value_name = "POD")]
+    pub pod: String,
+    /// Container; default: the `kubectl.kubernetes.io/default-container` annotation, else the first.
+    #[arg(short, long)]
+    pub container: Option<String>,
+    /// Pass stdin to the container.
+    #[arg(short = 'i', long)]
+    pub stdin: bool,
+    /// Allocate a TTY (raw mode, resize).
+    #[arg(short = 't', long)]
+    pub tty: bool,
+    /// Namespace (as kubectl `-n`).
+    #[arg(short, long)]
+    pub namespace: Option<String>,
+    /// Kubeconfig context.
+    #[arg(long)]
+    pub context: Option<String>,
+    /// Kubeconfig file.
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<std::path::PathBuf>,
+    /// The command and its arguments (after `--`).
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+/// Why an exec did not yield an exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    /// The API server refused the request (pod/container not found, 400/404 …).
+    #[error("Error from server ({reason}): {message}")]
+    Api {
+        /// `Status.reason`, e.g. `NotFound`, `BadRequest`.
+        reason: String,
+        /// `Status.message`.
+        message: String,
+    },
+    /// The runtime has no such executable (`executable file not found in $PATH`, `stat …: no
+    /// such file or directory`).
+    #[error("{message}")]
+    ExecutableNotFound {
+        /// The Status message.
+        message: String,
+    },
+    /// None of the shells exists in the image (distroless/scratch): offer a debug container.
+    #[error("no shell in the container (tried {}): {message}", tried.join(", "))]
+    NoShell {
+        /// The shells tried, in order.
+        tried: Vec<String>,
+        /// The last runtime message.
+        message: String,
+    },
+    /// Another failure Status (e.g. `Internal error occurred: …`).
+    #[error("{0}")]
+    Failed(String),
+    /// kubectl's pre-check: `cannot exec into a container in a completed pod; current phase is …`.
+    #[error("cannot exec into a container in a completed pod; current phase is {0}")]
+    CompletedPod(String),
+    /// Transport trouble (WebSocket, connection closed without a Status, terminal IO).
+    #[error("{0}")]
+    Stream(String),
+}
+
+/// How an interactive shell ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellOutcome {
+    /// The shell that ran (`bash`, `sh`).
+    pub shell: String,
+    /// Its exit status.
+    pub exit_code: i32,
+}
+
+/// What to run and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecRequest {
+    /// Container name (`None`: the server's default, only valid for one-container pods).
+    pub container: Option<String>,
+    /// argv; empty for attach.
+    pub command: Vec<String>,
+    /// Attach stdin.
+    pub stdin: bool,
+    /// TTY (stderr is merged into stdout).
+    pub tty: bool,
+}
+
+impl ExecRequest {
+    fn params(&self) -> AttachParams {
+        let mut ap = AttachParams::default()
+            .stdin(self.stdin)
+            .stdout(true)
+            .stderr(!self.tty)
+            .tty(self.tty)
+            .max_stdout_buf_size(64 * 1024)
+            .max_stdin_buf_size(64 * 1024)
+            .max_stderr_buf_size(64 * 1024);
+        if let Some(c) = &self.container {
+            ap = ap.container(c.clone());
+        }
+        ap
+    }
+}
+
+fn api_error(e: kube::Error) -> ExecError {
+    match e {
+        kube::Error::Api(s) => ExecError::Api {
+            reason: s.reason.clone(),
+            message: s.message.clone(),
+        },
+        other => ExecError::Stream(other.to_string()),
+    }
+}
+
+/// The exit code a Status stands for (kubectl's rules): Success → 0, NonZeroExitCode with an
+/// `ExitCode` cause → that code. Errors: other failures, with executable-not-found told apart.
+pub fn exit_code(status: &Status) -> Result<i32, ExecError> {
+    if status.status.as_deref() == Some("Success") {
+        return Ok(0);
+    }
+    if status.reason.as_deref() == Some("NonZeroExitCode")
+        && let Some(code) = status
+            .details
+            .iter()
+            .flat_map(|d| d.causes.iter().flatten())
+            .find(|c| c.reason.as_deref() == Some("ExitCode"))
+            .and_then(|c| c.message.as_deref())
+            .and_then(|m| m.parse::<i32>().ok())
+    {
+        return Ok(code);
+    }
+    let message = status.message.clone().unwrap_or_default();
+    if message.contains("executable file not found in $PATH")
+        || (message.contains("OCI runtime exec failed")
+            && message.contains("no such file or directory"))
+    {
+        return Err(ExecError::ExecutableNotFound { message });
+    }
+    Err(ExecError::Failed(message))
+}
+
+/// Pumps an attached process: `stdin` chunks (channel closed = EOF), stdout/stderr to the
+/// writers, sizes to the resize channel (tty only). Returns the exit code from the Status.
+///
+/// # Errors
+/// [`ExecError`] from the Status, or `Stream` when the connection ended without one.
+pub async fn pump<O, E>(
+    mut proc_: AttachedProcess,
+    stdin: Option<mpsc::Receiver<Vec<u8>>>,
+    mut stdout: O,
+    mut stderr: E,
+    mut sizes: Option<mpsc::Receiver<TerminalSize>>,
+) -> Result<i32, ExecError>
+where
+    O: AsyncWrite + Unpin + Send + 'static,
+    E: AsyncWrite + Unpin + Send + 'static,
+{
+    let status = proc_.take_status();
+    let out_task = proc_.stdout().map(|mut r| {
+        tokio::spawn(async move {
+            let _ = tokio::io::copy(&mut r, &mut stdout).await;
+            let _ = stdout.flush().await;
+        })
+    });
+    let err_task = proc_.stderr().map(|mut r| {
+        tokio::spawn(async move {
+            let _ = tokio::io::copy(&mut r, &mut stderr).await;
+            let _ = stderr.flush().await;
+        })
+    });
+    let stdin_task = match (proc_.stdin(), stdin) {
+        (Some(mut w), Some(mut rx)) => Some(tokio::spawn(async move {
+            while let Some(chunk) = rx.recv().await {
+                if w.write_all(&chunk).await.is_err() {
+                    return;
+                }
+            }
+            // Dropping the writer after shutdown makes kube-rs send [255,0] (v5).
+            let _ = w.shutdown().await;
+        })),
+        (Some(w), None) => {
+            drop(w);
+            None
+        }
+        _ => None,
+    };
+    let resize_task = match (proc_.terminal_size(), sizes.take()) {
+        (Some(mut tx), Some(mut rx)) => Some(tokio::spawn(async move {
+            use futures::SinkExt;
+            while let Some(s) = rx.recv().await {
+                if tx.send(s).await.is_err() {
+                    return;
+                }
+            }
+        })),
+        _ => None,
+    };
+    let status = match status {
+        Some(fut) => fut.await,
+        None => None,
+    };
+    for t in [stdin_task, resize_task].into_iter().flatten() {
+        t.abort();
+    }
+    let _ = proc_.join().await;
+    // After an error kube-rs drops its pipe writers without shutting them down (no EOF for
+    // split simplex halves): give the copies a moment to drain, then stop them.
+    for mut t in [out_task, err_task].into_iter().flatten() {
+        if tokio::time::timeout(Duration::from_millis(500), &mut t)
+            .await
+            .is_err()
+        {
+            t.abort();
+        }
+    }
+    match status {
+        Some(s) => exit_code(&s),
+        None => Err(ExecError::Stream(
+            "the connection closed without an exit status".into(),
+        )),
+    }
+}
+
+/// Starts `req` in `pod` (exec when it has a command, else attach).
+///
+/// # Errors
+/// `Api` for refusals before the upgrade, `Stream` for transport errors.
+pub async fn start(
+    api: &Api<Pod>,
+    pod: &str,
+    req: &ExecRequest,
+) -> Result<AttachedProcess, ExecError> {
+    if req.command.is_empty() {
+        api.attach(pod, &req.params()).await.map_err(api_error)
+    } else {
+        api.exec(pod, req.command.clone(), &req.params())
+            .await
+            .map_err(api_error)
+    }
+}
+
+/// kubectl's container choice: `-c`, else the default-container annotation, else the first
+/// container with a `Defaulted container "x" out of: …` notice (returned as the second value)
+/// when the pod has more than one.
+pub fn default_container(pod: &Pod, requested: Option<&str>) -> (Option<String>, Option<String>) {
+    if let Some(c) = requested {
+        return (Some(c.to_string()), None);
+    }
+    let Some(spec) = pod.spec.as_ref() else {
+        return (None, None);
+    };
+    let annotated = pod
+        .metadata
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get("kubectl.kubernetes.io/default-container"))
+        .filter(|n| spec.containers.iter().any(|c| &c.name == *n));
+    if let Some(a) = annotated {
+        return (Some(a.clone()), None);
+    }
+    let first = spec.containers.first().map(|c| c.name.clone());
+    let mut all: Vec<String> = spec.containers.iter().map(|c| c.name.clone()).collect();
+    all.extend(
+        spec.init_containers
+            .iter()
+            .flatten()
+            .map(|c| format!("{} (init)", c.name)),
+    );
+    all.extend(
+        spec.ephemeral_containers
+            .iter()
+            .flatten()
+            .map(|c| format!("{} (ephem)", c.name)),
+    );
+    let notice = (all.len() > 1)
+        .then(|| {
+            first
+                .as_ref()
+                .map(|f| format!("Defaulted container {f:?} out of: {}", all.join(", ")))
+        })
+        .flatten();
+    (first, notice)
+}
+
+/// Runs an interactive, tty-attached process on the real terminal (raw mode while it runs).
+///
+/// # Errors
+/// As [`pump`]; `Stream` when raw mode cannot be enabled.
+pub async fn run_on_terminal(
+    api: &Api<Pod>,
+    pod: &str,
+    req: &ExecRequest,
+) -> Result<i32, ExecError> {
+    let proc_ = start(api, pod, req).await?;
+    let _raw =
+        RawMode::enable().map_err(|e| ExecError::Stream(format!("cannot enable raw mode: {e}")))?;
+    let (_input, keys, sizes) = terminal_input();
+    pump(
+        proc_,
+        Some(keys),
+        super::tty::StdWriter::Stdout,
+        super::tty::StdWriter::Stderr,
+        Some(sizes),
+    )
+    .await
+}
+
+/// Tries `shells` in order with `run` (one attempt per shell) until one starts.
+async fn first_shell(
+    shells: &[&str],
+    mut run: impl AsyncFnMut(ExecRequest) -> Result<i32, ExecError>,
+    container: &str,
+) -> Result<ShellOutcome, ExecError> {
+    let mut last = String::new();
+    for shell in shells {
+        let req = ExecRequest {
+            container: Some(container.to_string()),
+            command: vec![(*shell).to_string()],
+            stdin: true,
+            tty: true,
+        };
+        match run(req).await {
+            Ok(exit_code) => {
+                return Ok(ShellOutcome {
+                    shell: (*shell).to_string(),
+                    exit_code,
+                });
+            }
+            Err(ExecError::ExecutableNotFound { message }) => last = message,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(ExecError::NoShell {
+        tried: shells.iter().map(|s| (*s).to_string()).collect(),
+        message: last,
+    })
+}
+
+/// The TUI's shell: tries `shells` in order (e.g. `["bash", "sh"]`) on the real terminal (raw
+/// mode, resize) and returns the first one's exit status.
+///
+/// # Errors
+/// [`ExecError::NoShell`] when none exists in the image (offer `podscope debug`), otherwise
+/// the first other error.
+pub async fn run_shell(
+    client: kube::Client,
+    namespace: &str,
+    pod: &str,
+    container: &str,
+    shells: &[&str],
+) -> Result<ShellOutcome, ExecError> {
+    let api: Api<Pod> = Api::namespaced(client, namespace);
+    first_shell(
+        shells,
+        async |req| run_on_terminal(&api, pod, &req).await,
+        container,
+    )
+    .await
+}
+
+/// [`run_shell`] without a terminal: `input` chunks are the keystrokes (channel closed = EOF),
+/// output (tty: stdout only) goes to `output`. For tests and scripted sessions.
+///
+/// # Errors
+/// As [`run_shell`].
+pub async fn run_shell_with_io<O>(
+    api: &Api<Pod>,
+    pod: &str,
+    container: &str,
+    shells: &[&str],
+    input: mpsc::Receiver<Vec<u8>>,
+    output: O,
+) -> Result<ShellOutcome, ExecError>
+where
+    O: AsyncWrite + Unpin + Send + Clone + 'static,
+{
+    let shared = std::sync::Arc::new(tokio::sync::Mutex::new(input));
+    first_shell(
+        shells,
+        async |req| {
+            let p = start(api, pod, &req).await?;
+            // Each attempt gets its own channel fed from the shared input, so a shell that does
+            // not exist leaves the keystrokes for the next one.
+            let (tx, rx) = mpsc::channel(64);
+            let src = shared.clone();
+            let feeder = tokio::spawn(async move {
+                let mut src = src.lock().await;
+                while let Some(chunk) = src.recv().await {
+                    if tx.send(chunk).await.is_err() {
+                        return;
+                    }
+                }
+            });
+            let r = pump(p, Some(rx), output.clone(), tokio::io::sink(), None).await;
+            feeder.abort();
+            r
+        },
+        container,
+    )
+    .await
+}
+
+/// Prints an error the way kubectl does and returns its exit code.
+pub fn report(e: &ExecError) -> ExitCode {
+    match e {
+        ExecError::Api { .. } => eprintln!("{}", sanitize(&e.to_string())),
+        _ => eprintln!("error: {}", sanitize(&e.to_string())),
+    }
+    ExitCode::FAILURE
+}
+
+/// Maps an exit code to the process exit code, printing kubectl's notice for non-zero codes.
+pub fn finish(code: i32) -> ExitCode {
+    if code != 0 {
+        eprintln!("command terminated with exit code {code}");
+    }
+    ExitCode::from(u8::try_from(code & 0xff).unwrap_or(1))
+}
+
+/// Runs `podscope exec`. Setup errors print one line and exit 2 (as `podscope attach`).
+pub async fn run_exec_cli(args: &ExecArgs) -> ExitCode {
+    let opts = ConnectOptions {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+        namespace: args.namespace.clone(),
+    };
+    let target = match connect(&opts, &args.pod).await {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("podscope: {e}");
+            return ExitCode::from(crate::commands::EXIT_SETUP_ERROR);
+        }
+    };
+    let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
+    let pod = match api.get(&args.pod).await {
+        Ok(p) => p,
+        Err(e) => return report(&api_error(e)),
+    };
+    let phase = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.phase.clone())
+        .unwrap_or_default();
+    if phase == "Succeeded" || phase == "Failed" {
+        return report(&ExecError::CompletedPod(phase));
+    }
+    let (container, notice) = default_container(&pod, args.container.as_deref());
+    if let Some(n) = notice {
+        eprintln!("{}", sanitize(&n));
+    }
+    let mut tty = args.tty;
+    if tty && !(std::io::stdin().is_terminal() && args.stdin) {
+        eprintln!("Unable to use a TTY - input is not a terminal or the right kind of file");
+        tty = false;
+    }
+    let req = ExecRequest {
+        container,
+        command: args.command.clone(),
+        stdin: args.stdin,
+        tty,
+    };
+    let result = if tty {
+        run_on_terminal(&api, &args.pod, &req).await
+    } else {
+        match start(&api, &args.pod, &req).await {
+            Ok(p) => {
+                let stdin = args.stdin.then(piped_stdin);
+                pump(
+                    p,
+                    stdin,
+                    super::tty::StdWriter::Stdout,
+                    super::tty::StdWriter::Stderr,
+                    None,
+                )
+                .await
+            }
+            Err(e) => Err(e),
+        }
+    };
+    match result {
+        Ok(code) => finish(code),
+        Err(e) => report(&e),
+    }
+}

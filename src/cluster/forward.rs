@@ -1,0 +1,442 @@
+//! Port-forwarding with kube-rs: one `Api::portforward(pod, &[port])` WebSocket per accepted
+//! local connection (`notes/protocols.md` §4.3), bytes copied with `copy_bidirectional`.
+//!
+//! The pod is looked up by name for every connection, so a pod re-created under the same name
+//! gets the new connections, and port names are resolved against its `containerPorts` (main
+//! containers, then native sidecars). Progress is published as `Vec<ForwardStatus>` on a
+//! `watch` channel (one entry per [`PortSpec`], in order), plus [`ForwardEvent`]s for
+//! kubectl-style lines.
+
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use futures::FutureExt;
+use k8s_openapi::api::core::v1::Pod;
+use kube::Api;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+use crate::model::forward::{ForwardState, ForwardStatus, PortSpec, RemotePort};
+
+/// Errors starting a forward.
+#[derive(Debug, thiserror::Error)]
+pub enum ForwardError {
+    /// The local address cannot be bound (typically: the port is in use).
+    #[error("unable to listen on {addr}: {reason}")]
+    Bind {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// `address already in use`, `permission denied`, … (lowercase, one line).
+        reason: String,
+    },
+}
+
+/// A line-worthy happening, for kubectl-style output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ForwardEvent {
+    /// Bound: `Forwarding from 127.0.0.1:8081 -> 8081`.
+    Listening {
+        /// The bound address.
+        local: SocketAddr,
+        /// The remote port as given (number or name).
+        remote: String,
+    },
+    /// A connection was accepted: `Handling connection for 8081`.
+    Connection {
+        /// Local port.
+        local_port: u16,
+    },
+    /// A connection failed: `an error occurred forwarding 5010 -> 6000: <text>`.
+    Error {
+        /// Local port.
+        local_port: u16,
+        /// The remote port as given or resolved.
+        remote: String,
+        /// The error channel's text or the API error.
+        text: String,
+    },
+}
+
+struct Shared {
+    statuses: Mutex<Vec<ForwardStatus>>,
+    /// Per forward: the number (1-based, by acceptance) of the last connection that failed.
+    last_failed: Mutex<Vec<u64>>,
+    tx: watch::Sender<Vec<ForwardStatus>>,
+    events: mpsc::UnboundedSender<ForwardEvent>,
+    api: Api<Pod>,
+    pod: String,
+}
+
+impl Shared {
+    fn update(&self, i: usize, f: impl FnOnce(&mut ForwardStatus)) {
+        let snapshot = {
+            let mut st = self.statuses.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(s) = st.get_mut(i) {
+                f(s);
+            }
+            st.clone()
+        };
+        self.tx.send_replace(snapshot);
+    }
+}
+
+/// Running forwards. Dropping it (or [`Forwarder::stop`]) closes every listener and connection.
+pub struct Forwarder {
+    shared: Arc<Shared>,
+    rx: watch::Receiver<Vec<ForwardStatus>>,
+    events: Option<mpsc::UnboundedReceiver<ForwardEvent>>,
+    tasks: Vec<JoinHandle<()>>,
+    locals: Vec<SocketAddr>,
+}
+
+impl Drop for Forwarder {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
+fn bind_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::AddrInUse => "address already in use".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::AddrNotAvailable => "address not available on this host".into(),
+        _ => e.to_string().to_lowercase(),
+    }
+}
+
+impl Forwarder {
+    /// Binds every spec (all or nothing) and starts accepting. Binds 127.0.0.1 unless the spec
+    /// names an address; local port 0 picks a free port.
+    ///
+    /// # Errors
+    /// [`ForwardError::Bind`] for the first address that cannot be bound (nothing stays bound).
+    pub async fn start(
+        client: kube::Client,
+        namespace: &str,
+        pod: &str,
+        specs: &[PortSpec],
+    ) -> Result<Forwarder, ForwardError> {
+        let mut listeners = Vec::new();
+        for spec in specs {
+            let addr = spec.bind_addr();
+            let l = TcpListener::bind(addr)
+                .await
+                .map_err(|e| ForwardError::Bind {
+                    addr,
+                    reason: bind_reason(&e),
+                })?;
+            listeners.push(l);
+        }
+        let mut statuses: Vec<ForwardStatus> =
+            specs.iter().cloned().map(ForwardStatus::new).collect();
+        let mut locals = Vec::new();
+        for (s, l) in statuses.iter_mut().zip(&listeners) {
+            s.local = l.local_addr().ok();
+            if let RemotePort::Number(n) = s.spec.remote {
+                s.remote_port = Some(n);
+            }
+            locals.extend(s.local);
+        }
+        let (tx, rx) = watch::channel(statuses.clone());
+        let (etx, erx) = mpsc::unbounded_channel();
+        for s in &statuses {
+            if let Some(local) = s.local {
+                let _ = etx.send(ForwardEvent::Listening {
+                    local,
+                    remote: s.spec.remote.to_string(),
+                });
+            }
+        }
+        let shared = Arc::new(Shared {
+            last_failed: Mutex::new(vec![0; statuses.len()]),
+            statuses: Mutex::new(statuses),
+            tx,
+            events: etx,
+            api: Api::namespaced(client, namespace),
+            pod: pod.to_string(),
+        });
+        let tasks = listeners
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| tokio::spawn(accept_loop(shared.clone(), i, l)))
+            .collect();
+        Ok(Forwarder {
+            shared,
+            rx,
+            events: Some(erx),
+            tasks,
+            locals,
+        })
+    }
+
+    /// A receiver of the status list (one entry per spec), updated on every change.
+    pub fn subscribe(&self) -> watch::Receiver<Vec<ForwardStatus>> {
+        self.rx.clone()
+    }
+
+    /// The current status list.
+    pub fn statuses(&self) -> Vec<ForwardStatus> {
+        self.rx.borrow().clone()
+    }
+
+    /// The bound local addresses, in spec order.
+    pub fn local_addrs(&self) -> &[SocketAddr] {
+        &self.locals
+    }
+
+    /// The event stream (taken once).
+    pub fn take_events(&mut self) -> Option<mpsc::UnboundedReceiver<ForwardEvent>> {
+        self.events.take()
+    }
+
+    /// Closes the listeners and all connections; statuses end `Stopped`.
+    pub async fn stop(mut self) {
+        for t in self.tasks.drain(..) {
+            t.abort();
+            let _ = t.await;
+        }
+        let n = self.rx.borrow().len();
+        for i in 0..n {
+            self.shared.update(i, |s| {
+                s.state = ForwardState::Stopped;
+                s.open_connections = 0;
+            });
+        }
+    }
+}
+
+async fn accept_loop(shared: Arc<Shared>, i: usize, listener: TcpListener) {
+    let mut conns: Vec<JoinHandle<()>> = Vec::new();
+    struct AbortAll<'a>(&'a mut Vec<JoinHandle<()>>);
+    impl Drop for AbortAll<'_> {
+        fn drop(&mut self) {
+            for t in self.0.iter() {
+                t.abort();
+            }
+        }
+    }
+    let guard = AbortAll(&mut conns);
+    loop {
+        let Ok((sock, _)) = listener.accept().await else {
+            continue;
+        };
+        let _ = sock.set_nodelay(true);
+        guard.0.retain(|t| !t.is_finished());
+        guard
+            .0
+            .push(tokio::spawn(connection(shared.clone(), i, sock)));
+    }
+}
+
+/// Resolves the remote port against the pod, kubectl's messages on failure.
+fn resolve(pod: &Pod, name: &str, remote: &RemotePort) -> Result<u16, String> {
+    let phase = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.phase.clone())
+        .unwrap_or_default();
+    if phase != "Running" {
+        return Err(format!(
+            "unable to forward port because pod is not running. Current status={phase}"
+        ));
+    }
+    match remote {
+        RemotePort::Number(n) => Ok(*n),
+        RemotePort::Name(port) => pod
+            .spec
+            .iter()
+            .flat_map(|s| {
+                let sidecars = s
+                    .init_containers
+                    .iter()
+                    .flatten()
+                    .filter(|c| c.restart_policy.as_deref() == Some("Always"));
+                s.containers.iter().chain(sidecars)
+            })
+            .flat_map(|c| c.ports.iter().flatten())
+            .find(|p| p.name.as_deref() == Some(port.as_str()))
+            .and_then(|p| u16::try_from(p.container_port).ok())
+            .ok_or_else(|| format!("Pod '{name}' does not have a named port '{port}'")),
+    }
+}
+
+async fn connection(shared: Arc<Shared>, i: usize, sock: TcpStream) {
+    let spec_remote = {
+        let st = shared.statuses.lock().unwrap_or_else(|p| p.into_inner());
+        st.get(i)
+            .map(|s| (s.spec.remote.clone(), s.local.map_or(0, |l| l.port())))
+    };
+    let Some((remote, local_port)) = spec_remote else {
+        return;
+    };
+    let mut number = 0;
+    shared.update(i, |s| {
+        s.open_connections += 1;
+        s.total_connections += 1;
+        number = s.total_connections;
+        s.state = ForwardState::Active;
+    });
+    let _ = shared.events.send(ForwardEvent::Connection { local_port });
+    let result = forward_one(&shared, i, &remote, sock).await;
+    let failed = result.as_ref().err().cloned();
+    if let Some(text) = &failed {
+        let remote_text = {
+            let st = shared.statuses.lock().unwrap_or_else(|p| p.into_inner());
+            st.get(i)
+                .and_then(|s| s.remote_port)
+                .map_or_else(|| remote.to_string(), |p| p.to_string())
+        };
+        let _ = shared.events.send(ForwardEvent::Error {
+            local_port,
+            remote: remote_text,
+            text: text.clone(),
+        });
+    }
+    // A connection that ends well only clears Broken if it was accepted after the last failure.
+    let broken_since = {
+        let mut lf = shared.last_failed.lock().unwrap_or_else(|p| p.into_inner());
+        if failed.is_some()
+            && let Some(slot) = lf.get_mut(i)
+        {
+            *slot = (*slot).max(number);
+        }
+        lf.get(i).copied().unwrap_or(0)
+    };
+    shared.update(i, |s| {
+        s.open_connections = s.open_connections.saturating_sub(1);
+        if let Some(text) = failed {
+            s.last_error = Some(text);
+            s.state = ForwardState::Broken;
+        } else if broken_since > number {
+            s.state = ForwardState::Broken;
+        } else if s.open_connections == 0 {
+            s.state = ForwardState::Listening;
+        } else {
+            s.state = ForwardState::Active;
+        }
+    });
+}
+
+async fn forward_one(
+    shared: &Shared,
+    i: usize,
+    remote: &RemotePort,
+    sock: TcpStream,
+) -> Result<(), String> {
+    let pod = shared.api.get(&shared.pod).await.map_err(|e| match e {
+        kube::Error::Api(s) => s.message.clone(),
+        other => other.to_string(),
+    })?;
+    let port = resolve(&pod, &shared.pod, remote)?;
+    shared.update(i, |s| s.remote_port = Some(port));
+    let mut pf = shared
+        .api
+        .portforward(&shared.pod, &[port])
+        .await
+        .map_err(|e| match e {
+            kube::Error::Api(s) => s.message.clone(),
+            other => other.to_string(),
+        })?;
+    let mut upstream = pf
+        .take_stream(port)
+        .ok_or_else(|| "port-forward stream unavailable".to_string())?;
+    let mut error = pf
+        .take_error(port)
+        .ok_or_else(|| "port-forward error channel unavailable".to_string())?
+        .fuse();
+    let in_bytes = Arc::new(AtomicU64::new(0));
+    let out_bytes = Arc::new(AtomicU64::new(0));
+    let mut local = Counted {
+        inner: sock,
+        read: out_bytes.clone(),
+        written: in_bytes.clone(),
+    };
+    let mut published = (0u64, 0u64);
+    let publish = |published: &mut (u64, u64)| {
+        let now = (
+            in_bytes.load(Ordering::Relaxed),
+            out_bytes.load(Ordering::Relaxed),
+        );
+        let (din, dout) = (now.0 - published.0, now.1 - published.1);
+        if din + dout > 0 {
+            shared.update(i, |s| {
+                s.bytes_in += din;
+                s.bytes_out += dout;
+            });
+        }
+        *published = now;
+    };
+    let mut tick = tokio::time::interval(Duration::from_millis(250));
+    let mut error_done = false;
+    let outcome = {
+        let copy = tokio::io::copy_bidirectional(&mut local, &mut upstream);
+        tokio::pin!(copy);
+        loop {
+            tokio::select! {
+                _ = &mut copy => break Ok(()),
+                e = &mut error, if !error_done => {
+                    error_done = true;
+                    if let Some(text) = e {
+                        break Err(text);
+                    }
+                }
+                _ = tick.tick() => publish(&mut published),
+            }
+        }
+    };
+    publish(&mut published);
+    drop(upstream);
+    let _ = tokio::time::timeout(Duration::from_secs(2), pf.join()).await;
+    outcome
+}
+
+/// A stream that counts bytes read and written.
+struct Counted<S> {
+    inner: S,
+    read: Arc<AtomicU64>,
+    written: Arc<AtomicU64>,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let r = Pin::new(&mut self.inner).poll_read(cx, buf);
+        let n = buf.filled().len() - before;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        r
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if let Poll::Ready(Ok(n)) = &r {
+            self.written.fetch_add(*n as u64, Ordering::Relaxed);
+        }
+        r
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}

@@ -1,0 +1,126 @@
+//! `podscope port-forward POD [ADDR:]LOCAL:REMOTE…`: kubectl's output lines over a
+//! [`Forwarder`](super::forward::Forwarder), until Ctrl-C.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use clap::Args;
+use k8s_openapi::api::core::v1::Pod;
+use kube::Api;
+
+use super::config::{ConnectOptions, connect};
+use super::forward::{ForwardEvent, Forwarder};
+use crate::model::forward::PortSpec;
+use crate::model::sanitize::sanitize;
+
+/// `podscope port-forward POD [ADDR:]LOCAL:REMOTE…`.
+#[derive(Debug, Clone, Args)]
+pub struct PortForwardArgs {
+    /// The pod's name (`pod/NAME` accepted, as kubectl).
+    #[arg(value_name = "POD")]
+    pub pod: String,
+    /// Ports: `8080`, `8081:8081`, `:http`, `0.0.0.0:9000:proxy`.
+    #[arg(value_name = "[ADDR:]LOCAL:REMOTE", required = true)]
+    pub ports: Vec<PortSpec>,
+    /// Namespace.
+    #[arg(short, long)]
+    pub namespace: Option<String>,
+    /// Kubeconfig context.
+    #[arg(long)]
+    pub context: Option<String>,
+    /// Kubeconfig file.
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<std::path::PathBuf>,
+}
+
+fn show(addr: SocketAddr) -> String {
+    match addr {
+        SocketAddr::V4(a) => a.to_string(),
+        SocketAddr::V6(a) => format!("[{}]:{}", a.ip(), a.port()),
+    }
+}
+
+/// Runs `podscope port-forward`: prints `Forwarding from …`, `Handling connection for …`, and
+/// `an error occurred forwarding L -> R: …` (stderr); keeps listening after errors; exits 0 on
+/// Ctrl-C with every listener closed. Exit 1 when the pod is missing/not running or a local
+/// port cannot be bound.
+pub async fn run_port_forward_cli(args: &PortForwardArgs) -> ExitCode {
+    let pod_name = args
+        .pod
+        .strip_prefix("pod/")
+        .unwrap_or(&args.pod)
+        .to_string();
+    let opts = ConnectOptions {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+        namespace: args.namespace.clone(),
+    };
+    let target = match connect(&opts, &pod_name).await {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("podscope: {e}");
+            return ExitCode::from(crate::commands::EXIT_SETUP_ERROR);
+        }
+    };
+    let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
+    match api.get(&pod_name).await {
+        Ok(p) => {
+            let phase = p.status.and_then(|s| s.phase).unwrap_or_default();
+            if phase != "Running" {
+                eprintln!(
+                    "error: unable to forward port because pod is not running. Current status={}",
+                    sanitize(&phase)
+                );
+                return ExitCode::FAILURE;
+            }
+        }
+        Err(kube::Error::Api(s)) => {
+            eprintln!(
+                "Error from server ({}): {}",
+                sanitize(&s.reason),
+                sanitize(&s.message)
+            );
+            return ExitCode::FAILURE;
+        }
+        Err(e) => {
+            eprintln!("error: {}", sanitize(&e.to_string()));
+            return ExitCode::FAILURE;
+        }
+    }
+    let mut fwd =
+        match Forwarder::start(target.client, &target.namespace, &pod_name, &args.ports).await {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+    let Some(mut events) = fwd.take_events() else {
+        return ExitCode::FAILURE;
+    };
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    loop {
+        tokio::select! {
+            _ = &mut ctrl_c => break,
+            ev = events.recv() => match ev {
+                None => break,
+                Some(ForwardEvent::Listening { local, remote }) => {
+                    println!("Forwarding from {} -> {}", show(local), sanitize(&remote));
+                }
+                Some(ForwardEvent::Connection { local_port }) => {
+                    println!("Handling connection for {local_port}");
+                }
+                Some(ForwardEvent::Error { local_port, remote, text }) => {
+                    eprintln!(
+                        "an error occurred forwarding {local_port} -> {}: {}",
+                        sanitize(&remote),
+                        sanitize(&text)
+                    );
+                }
+            }
+        }
+    }
+    fwd.stop().await;
+    ExitCode::SUCCESS
+}

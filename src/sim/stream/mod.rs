@@ -1,0 +1,165 @@
+//! Streaming subresources of the simulated API server: `pods/exec`, `pods/attach`,
+//! `pods/portforward` over WebSocket, and `pods/ephemeralcontainers` (GET/PATCH/PUT).
+//!
+//! Wire protocol: `notes/protocols.md` §3 (exec/attach channel protocol v5/v4/v1, the one-byte
+//! open frame, Status on channel 3, `[255,0]` stdin close, resize) and §4.3 (port-forward v4 with
+//! the 2-byte little-endian port preamble). The simulator plays both the apiserver and the
+//! kubelet: offers of `v5.channel.k8s.io` get the apiserver's stream translator behaviour
+//! (errors after the upgrade, doubled `Internal error occurred: ` prefixes), other offers the
+//! kubelet's (errors before the upgrade). SPDY is not served: kubectl ≥ 1.30 uses WebSocket v5
+//! for exec; kubectl's port-forward (SPDY) is not supported.
+
+mod commands;
+mod ephemeral;
+mod exec;
+mod listeners;
+mod portforward;
+mod shell;
+mod userland;
+
+pub use commands::{Action, NotFound, Process, run_to_end, start};
+pub use userland::{ContainerView, NO_SHELL_ANNOTATION, Userland};
+
+use axum::Router;
+use axum::http::HeaderMap;
+use axum::routing::get;
+use k8s_openapi::api::core::v1::Pod;
+
+use super::status::ApiError;
+use super::store::Store;
+
+/// The routes of this module, merged into the main router by `routes::router`.
+pub(crate) fn routes() -> Router<Store> {
+    Router::new()
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}/exec",
+            get(exec::exec).post(exec::exec),
+        )
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}/attach",
+            get(exec::attach).post(exec::attach),
+        )
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}/portforward",
+            get(portforward::portforward).post(portforward::portforward),
+        )
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}/ephemeralcontainers",
+            get(ephemeral::get)
+                .patch(ephemeral::patch)
+                .put(ephemeral::put),
+        )
+}
+
+/// A negotiated channel subprotocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// `v5.channel.k8s.io`: v4 plus client→server `[255, ch]` half-close.
+    V5,
+    /// `v4.channel.k8s.io`: JSON Status on the error channel.
+    V4,
+    /// `channel.k8s.io` or no subprotocol: plain-text errors.
+    V1,
+}
+
+impl Protocol {
+    /// The header value to echo (`None` for "no subprotocol").
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::V5 => "v5.channel.k8s.io",
+            Protocol::V4 => "v4.channel.k8s.io",
+            Protocol::V1 => "channel.k8s.io",
+        }
+    }
+}
+
+/// Picks the first offered subprotocol in the client's order that `supported` contains.
+/// `Ok(None)` when the client offered none (the "" protocol). Errors: 400 like the wsstream
+/// handshake when nothing matches.
+pub(crate) fn negotiate(
+    headers: &HeaderMap,
+    supported: &[Protocol],
+) -> Result<Option<Protocol>, ApiError> {
+    let offered: Vec<String> = headers
+        .get_all(http::header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if offered.is_empty() {
+        return Ok(None);
+    }
+    offered
+        .iter()
+        .find_map(|o| supported.iter().copied().find(|p| p.name() == o))
+        .map(Some)
+        .ok_or_else(|| {
+            let names: Vec<&str> = supported.iter().map(|p| p.name()).collect();
+            ApiError::bad_request(format!(
+                "unable to upgrade: unable to negotiate protocol: client supports {offered:?}, server supports {names:?}"
+            ))
+        })
+}
+
+/// Finds the pod: 404 `pods "x" not found`.
+pub(crate) fn find_pod(store: &Store, ns: &str, name: &str) -> Result<Pod, ApiError> {
+    store
+        .pod(ns, name)
+        .ok_or_else(|| ApiError::not_found("pods", name))
+}
+
+/// The apiserver's checks before a stream reaches the kubelet (`streamLocation`): the container
+/// (as for logs), then `pod P does not have a host assigned`.
+pub(crate) fn stream_target(pod: &Pod, container: Option<&str>) -> Result<String, ApiError> {
+    let c = super::logs::resolve_container(pod, container)?;
+    host_assigned(pod)?;
+    Ok(c)
+}
+
+/// 400 `pod P does not have a host assigned` when `spec.nodeName` is empty.
+pub(crate) fn host_assigned(pod: &Pod) -> Result<(), ApiError> {
+    let node = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.node_name.as_deref())
+        .unwrap_or("");
+    if node.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "pod {} does not have a host assigned",
+            pod.metadata.name.as_deref().unwrap_or("")
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `container` has a running instance (what the kubelet's `findContainer` sees).
+pub(crate) fn is_running(pod: &Pod, container: &str) -> bool {
+    pod.status
+        .iter()
+        .flat_map(|s| {
+            [
+                &s.init_container_statuses,
+                &s.container_statuses,
+                &s.ephemeral_container_statuses,
+            ]
+        })
+        .flat_map(|l| l.iter().flatten())
+        .any(|s| s.name == container && s.state.as_ref().is_some_and(|st| st.running.is_some()))
+}
+
+/// A 64-hex-digit id like containerd's exec and sandbox ids, derived from `seed`
+/// (FNV-1a, repeated; stable per seed).
+pub(crate) fn hex_id(seed: &str) -> String {
+    let mut out = String::with_capacity(64);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for round in 0u8..4 {
+        for b in seed.bytes().chain([round]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        out.push_str(&format!("{h:016x}"));
+    }
+    out
+}

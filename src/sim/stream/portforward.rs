@@ -1,0 +1,202 @@
+//! `pods/portforward` over the WebSocket channel protocol (`notes/protocols.md` §4.3, the
+//! kube-rs path): `?ports=8080,9090` (repeated and comma-separated; the kubelet's `port` too),
+//! subprotocol `v4.channel.k8s.io` (or none). Port `i` uses data channel `2i` and error channel
+//! `2i+1`; right after the upgrade each channel carries the port as 2 little-endian bytes. Each
+//! port is dialled once at the start: a listener ([`super::listeners`]) gets the bytes, a port
+//! nobody listens on gets the kubelet's "connection refused" text on its error channel. When
+//! every port's connection has ended the server sends a close frame.
+
+use axum::extract::ws::{Message, WebSocketUpgrade};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use futures::{SinkExt, StreamExt};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc;
+
+use super::listeners::{listeners, refused_message, serve};
+use super::{Protocol, find_pod, host_assigned, negotiate};
+use crate::sim::query::Query;
+use crate::sim::status::ApiError;
+use crate::sim::store::Store;
+
+/// Buffer of each in-process connection, bytes.
+const PIPE: usize = 256 * 1024;
+
+/// `GET …/pods/{name}/portforward`.
+pub(crate) async fn portforward(
+    State(store): State<Store>,
+    Path((ns, name)): Path<(String, String)>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Response {
+    match prepare(&store, &ns, &name, q.as_deref(), &headers) {
+        Err(e) => e.into_response(),
+        Ok((ports, protocol)) => match ws {
+            Err(_) => ApiError::bad_request("Upgrade request required").into_response(),
+            Ok(mut ws) => {
+                if let (Some(p), Ok(v)) =
+                    (protocol, http::HeaderValue::from_str(Protocol::V4.name()))
+                {
+                    let _ = p;
+                    ws.set_selected_protocol(v);
+                }
+                ws.on_upgrade(move |socket| run(store, ns, name, ports, socket))
+            }
+        },
+    }
+}
+
+/// Parses and checks the request. Errors: 404 pod, 400 no host, 400 bad or missing ports.
+fn prepare(
+    store: &Store,
+    ns: &str,
+    name: &str,
+    q: Option<&str>,
+    headers: &HeaderMap,
+) -> Result<(Vec<u16>, Option<Protocol>), ApiError> {
+    let pod = find_pod(store, ns, name)?;
+    host_assigned(&pod)?;
+    let q = Query::parse(q);
+    let mut ports = Vec::new();
+    for s in q
+        .all("ports")
+        .into_iter()
+        .chain(q.all("port"))
+        .flat_map(|v| v.split(','))
+    {
+        let s = s.trim();
+        let p: u16 = s
+            .parse()
+            .map_err(|e| ApiError::bad_request(format!("unable to parse {s:?} as a port: {e}")))?;
+        if p == 0 {
+            return Err(ApiError::bad_request(format!("port {s:?} must be > 0")));
+        }
+        ports.push(p);
+    }
+    if ports.is_empty() {
+        return Err(ApiError::bad_request(
+            "query parameter \"port\" is required",
+        ));
+    }
+    let protocol = negotiate(headers, &[Protocol::V4])?;
+    Ok((ports, protocol))
+}
+
+fn frame(channel: usize, data: &[u8]) -> Message {
+    let mut v = Vec::with_capacity(data.len() + 1);
+    v.push(u8::try_from(channel).unwrap_or(u8::MAX));
+    v.extend_from_slice(data);
+    Message::Binary(Bytes::from(v))
+}
+
+async fn run(
+    store: Store,
+    ns: String,
+    name: String,
+    ports: Vec<u16>,
+    socket: axum::extract::ws::WebSocket,
+) {
+    let (mut sink, mut stream) = socket.split();
+    for (i, p) in ports.iter().enumerate() {
+        let le = p.to_le_bytes();
+        if sink.send(frame(2 * i, &le)).await.is_err()
+            || sink.send(frame(2 * i + 1, &le)).await.is_err()
+        {
+            return;
+        }
+    }
+    let pod = store.pod(&ns, &name);
+    let open = pod.as_ref().map(listeners).unwrap_or_default();
+    // Output of the in-pod connections towards the client: (channel, bytes), empty = EOF.
+    let (tx, mut rx) = mpsc::channel::<(usize, Vec<u8>)>(64);
+    // Client bytes per port go through an unbounded queue to a writer task, so reading the
+    // WebSocket never waits on a slow in-pod reader (kube-rs multiplexes both directions in one
+    // loop; blocking here would deadlock a full-duplex transfer).
+    let mut writers: Vec<Option<mpsc::UnboundedSender<Bytes>>> = Vec::new();
+    let mut live = 0usize;
+    for (i, port) in ports.iter().enumerate() {
+        let found = open.iter().find(|(p, _)| p == port).map(|(_, l)| l.clone());
+        match (found, &pod) {
+            (Some(listener), Some(pod)) => {
+                let (ours, theirs) = tokio::io::duplex(PIPE);
+                tokio::spawn(serve(store.clone(), pod.clone(), listener, theirs));
+                let (mut r, mut w) = tokio::io::split(ours);
+                let (wtx, mut wrx) = mpsc::unbounded_channel::<Bytes>();
+                tokio::spawn(async move {
+                    while let Some(b) = wrx.recv().await {
+                        if w.write_all(&b).await.is_err() {
+                            return;
+                        }
+                    }
+                    let _ = w.shutdown().await;
+                });
+                writers.push(Some(wtx));
+                live += 1;
+                let tx = tx.clone();
+                tokio::spawn(async move {
+                    let mut buf = vec![0u8; 32 * 1024];
+                    loop {
+                        match r.read(&mut buf).await {
+                            Ok(0) | Err(_) => {
+                                let _ = tx.send((2 * i, Vec::new())).await;
+                                break;
+                            }
+                            Ok(n) => {
+                                if tx.send((2 * i, buf[..n].to_vec())).await.is_err() {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                });
+            }
+            (_, pod) => {
+                writers.push(None);
+                let msg = match pod {
+                    Some(pod) => refused_message(pod, *port),
+                    None => format!("pod not found ({name:?})"),
+                };
+                if sink.send(frame(2 * i + 1, msg.as_bytes())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    drop(tx);
+    let to_client = tokio::spawn(async move {
+        while live > 0 {
+            let Some((ch, data)) = rx.recv().await else {
+                break;
+            };
+            if data.is_empty() {
+                live -= 1;
+                continue;
+            }
+            if sink.send(frame(ch, &data)).await.is_err() {
+                return;
+            }
+        }
+        let _ = sink.send(Message::Close(None)).await;
+    });
+    while let Some(Ok(msg)) = stream.next().await {
+        match msg {
+            Message::Binary(b) if b.len() > 1 => {
+                let ch = usize::from(b[0]);
+                if ch % 2 == 0
+                    && let Some(slot) = writers.get_mut(ch / 2)
+                    && slot.as_ref().is_some_and(|w| w.send(b.slice(1..)).is_err())
+                {
+                    *slot = None;
+                }
+            }
+            Message::Close(_) => break,
+            _ => {}
+        }
+    }
+    // Dropping the queues lets each writer task flush and shut its side down.
+    drop(writers);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), to_client).await;
+}

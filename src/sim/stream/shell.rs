@@ -1,0 +1,405 @@
+//! A small POSIX-ish shell for exec sessions: `sh -c SCRIPT` and interactive `sh`/`bash`.
+//!
+//! Understood: commands separated by newlines, `;`, `&&`, `||`; single/double quotes and
+//! backslash escapes; `$NAME`, `${NAME}` and `$?`; `#` comments; `>`/`>>`/`2>` redirections
+//! (output discarded); heredoc bodies (skipped). Builtins: `exit [N]`, `cd`, `export`, `:`; other
+//! words run through [`super::commands`]. Unknown commands print the flavour's "not found" text
+//! and set status 127. With a tty the shell prints its prompt and echoes input (the pty's echo),
+//! turning `\r` into a newline; Ctrl-C drops the line, Ctrl-D on an empty line exits.
+
+use super::commands::{Action, has_binary, run_binary};
+use super::userland::ContainerView;
+
+/// Which shell, for prompts and error wording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    /// busybox ash: prompt `/ # `, `sh: foo: not found`.
+    Ash,
+    /// Debian dash: prompt `# `, `sh: 1: foo: not found`.
+    Dash,
+    /// bash: prompt `root@HOST:/# `, `bash: foo: command not found`.
+    Bash,
+}
+
+/// An interactive (or `-c`) shell session.
+#[derive(Debug, Clone)]
+pub struct Shell {
+    view: ContainerView,
+    flavour: Flavour,
+    tty: bool,
+    line: Vec<u8>,
+    status: i32,
+    lineno: u32,
+    heredoc: Option<String>,
+}
+
+impl Shell {
+    /// A shell in `view`; `tty` turns on prompt and echo.
+    pub fn new(view: ContainerView, flavour: Flavour, tty: bool) -> Self {
+        Shell {
+            view,
+            flavour,
+            tty,
+            line: Vec::new(),
+            status: 0,
+            lineno: 0,
+            heredoc: None,
+        }
+    }
+
+    fn prompt(&self) -> Vec<Action> {
+        if !self.tty {
+            return Vec::new();
+        }
+        let p = match self.flavour {
+            Flavour::Ash => "/ # ".to_string(),
+            Flavour::Dash => "# ".to_string(),
+            Flavour::Bash => format!("root@{}:/# ", self.view.hostname),
+        };
+        vec![Action::Stdout(p.into_bytes())]
+    }
+
+    /// The first prompt (tty only).
+    pub fn begin(&mut self) -> Vec<Action> {
+        self.prompt()
+    }
+
+    /// Feeds input bytes; runs each complete line.
+    pub fn input(&mut self, bytes: &[u8]) -> Vec<Action> {
+        let mut actions = Vec::new();
+        for &b in bytes {
+            match b {
+                b'\r' | b'\n' => {
+                    if self.tty {
+                        actions.push(Action::Stdout(b"\n".to_vec()));
+                    }
+                    let line =
+                        String::from_utf8_lossy(&std::mem::take(&mut self.line)).into_owned();
+                    let (acts, exit) = self.run_line(&line);
+                    actions.extend(acts);
+                    if let Some(code) = exit {
+                        actions.push(Action::Exit(code));
+                        return actions;
+                    }
+                    actions.extend(self.prompt());
+                }
+                0x03 if self.tty => {
+                    self.line.clear();
+                    actions.push(Action::Stdout(b"^C\n".to_vec()));
+                    actions.extend(self.prompt());
+                }
+                0x04 if self.tty && self.line.is_empty() => {
+                    if self.flavour == Flavour::Bash {
+                        actions.push(Action::Stdout(b"exit\n".to_vec()));
+                    }
+                    actions.push(Action::Exit(self.status));
+                    return actions;
+                }
+                0x7f | 0x08 if self.tty => {
+                    if self.line.pop().is_some() {
+                        actions.push(Action::Stdout(b"\x08 \x08".to_vec()));
+                    }
+                }
+                _ => {
+                    if self.tty {
+                        actions.push(Action::Stdout(vec![b]));
+                    }
+                    self.line.push(b);
+                }
+            }
+        }
+        actions
+    }
+
+    /// stdin ended: run a partial last line, then exit with the last status.
+    pub fn eof(&mut self) -> Vec<Action> {
+        let mut actions = Vec::new();
+        if !self.line.is_empty() {
+            let line = String::from_utf8_lossy(&std::mem::take(&mut self.line)).into_owned();
+            let (acts, exit) = self.run_line(&line);
+            actions.extend(acts);
+            if let Some(code) = exit {
+                actions.push(Action::Exit(code));
+                return actions;
+            }
+        }
+        actions.push(Action::Exit(self.status));
+        actions
+    }
+
+    /// Runs a whole `-c` script; the actions end with its exit status.
+    pub fn run_script(&mut self, script: &str) -> Vec<Action> {
+        let mut actions = Vec::new();
+        for line in script.lines() {
+            let (acts, exit) = self.run_line(line);
+            actions.extend(acts);
+            if let Some(code) = exit {
+                actions.push(Action::Exit(code));
+                return actions;
+            }
+        }
+        actions.push(Action::Exit(self.status));
+        actions
+    }
+
+    /// Runs one line; `Some(code)` when it ran `exit`.
+    fn run_line(&mut self, line: &str) -> (Vec<Action>, Option<i32>) {
+        self.lineno += 1;
+        let mut actions = Vec::new();
+        if let Some(delim) = &self.heredoc {
+            if line.trim() == delim {
+                self.heredoc = None;
+            }
+            return (actions, None);
+        }
+        let mut skip_next = false;
+        for (sep, cmd) in split_commands(line) {
+            let run = match sep {
+                Sep::Start | Sep::Semi => true,
+                Sep::And => self.status == 0,
+                Sep::Or => self.status != 0,
+            };
+            if !run || std::mem::take(&mut skip_next) {
+                continue;
+            }
+            if let Some(pos) = cmd.find("<<") {
+                let delim = cmd[pos + 2..]
+                    .trim_start_matches('-')
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .trim_matches(|c| c == '\'' || c == '"');
+                if !delim.is_empty() {
+                    self.heredoc = Some(delim.to_string());
+                }
+                self.status = 0;
+                continue;
+            }
+            let (words, redirect) = self.words(&cmd);
+            let Some(first) = words.first() else { continue };
+            let mut acts = Vec::new();
+            match first.as_str() {
+                "exit" => {
+                    let code = words
+                        .get(1)
+                        .and_then(|w| w.parse::<i32>().ok())
+                        .unwrap_or(self.status);
+                    return (actions, Some(code & 0xff));
+                }
+                "cd" | "export" | ":" => self.status = 0,
+                _ if has_binary(&self.view, first) && !matches!(first.as_str(), "sh" | "bash") => {
+                    self.status = run_binary(&self.view, &words, &mut acts);
+                }
+                "sh" | "bash"
+                    if has_binary(&self.view, first) && words.get(1).is_some_and(|w| w == "-c") =>
+                {
+                    let mut sub = Shell::new(self.view.clone(), self.flavour, false);
+                    let sub_actions = sub.run_script(words.get(2).map_or("", String::as_str));
+                    for a in sub_actions {
+                        match a {
+                            Action::Exit(c) => self.status = c,
+                            other => acts.push(other),
+                        }
+                    }
+                }
+                other => {
+                    let msg = match self.flavour {
+                        Flavour::Ash => format!("sh: {other}: not found\n"),
+                        Flavour::Dash => format!("sh: {}: {other}: not found\n", self.lineno),
+                        Flavour::Bash => format!("bash: {other}: command not found\n"),
+                    };
+                    acts.push(Action::Stderr(msg.into_bytes()));
+                    self.status = 127;
+                }
+            }
+            actions.extend(acts.into_iter().filter_map(|a| match a {
+                Action::Stdout(b) => redirect.stdout.apply(b),
+                Action::Stderr(b) => redirect.stderr.apply(b),
+                other => Some(other),
+            }));
+        }
+        (actions, None)
+    }
+
+    /// Splits a command into words with quote handling and `$` expansion; drops redirections and
+    /// reports where stdout and stderr go.
+    fn words(&self, cmd: &str) -> (Vec<String>, Redirect) {
+        let mut words = Vec::new();
+        let mut cur = String::new();
+        let mut in_word = false;
+        let mut chars = cmd.chars().peekable();
+        let mut quote: Option<char> = None;
+        while let Some(c) = chars.next() {
+            match (quote, c) {
+                (None, '#') if !in_word => break,
+                (None, c) if c.is_whitespace() => {
+                    if in_word {
+                        words.push(std::mem::take(&mut cur));
+                        in_word = false;
+                    }
+                }
+                (None, '\'') | (None, '"') => {
+                    quote = Some(c);
+                    in_word = true;
+                }
+                (Some(q), c) if c == q => quote = None,
+                (Some('\''), c) => cur.push(c),
+                (_, '\\') => {
+                    if let Some(n) = chars.next() {
+                        cur.push(n);
+                    }
+                    in_word = true;
+                }
+                (_, '$') => {
+                    in_word = true;
+                    cur.push_str(&self.expand(&mut chars));
+                }
+                (_, c) => {
+                    cur.push(c);
+                    in_word = true;
+                }
+            }
+        }
+        if in_word {
+            words.push(cur);
+        }
+        let mut out = Vec::new();
+        let mut redirect = Redirect {
+            stdout: Dest::Stdout,
+            stderr: Dest::Stderr,
+        };
+        let mut iter = words.into_iter();
+        while let Some(w) = iter.next() {
+            let target = w.trim_start_matches(['1', '2']);
+            if !target.starts_with('>') {
+                out.push(w);
+                continue;
+            }
+            let slot = if w.starts_with('2') {
+                &mut redirect.stderr
+            } else {
+                &mut redirect.stdout
+            };
+            *slot = match target.trim_start_matches('>') {
+                "&1" => Dest::Stdout,
+                "&2" => Dest::Stderr,
+                "" => {
+                    iter.next();
+                    Dest::Null
+                }
+                _ => Dest::Null,
+            };
+        }
+        (out, redirect)
+    }
+
+    fn expand(&self, chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+        let mut name = String::new();
+        match chars.peek() {
+            Some('?') => {
+                chars.next();
+                return self.status.to_string();
+            }
+            Some('{') => {
+                chars.next();
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                    name.push(c);
+                }
+            }
+            _ => {
+                while let Some(&c) = chars.peek() {
+                    if c.is_ascii_alphanumeric() || c == '_' {
+                        name.push(c);
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                if name.is_empty() {
+                    return "$".to_string();
+                }
+            }
+        }
+        self.view
+            .env
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// Where a command's output stream goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dest {
+    Stdout,
+    Stderr,
+    Null,
+}
+
+impl Dest {
+    fn apply(self, bytes: Vec<u8>) -> Option<Action> {
+        match self {
+            Dest::Stdout => Some(Action::Stdout(bytes)),
+            Dest::Stderr => Some(Action::Stderr(bytes)),
+            Dest::Null => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Redirect {
+    stdout: Dest,
+    stderr: Dest,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sep {
+    Start,
+    Semi,
+    And,
+    Or,
+}
+
+/// Splits a line at `;`, `&&`, `||` outside quotes.
+fn split_commands(line: &str) -> Vec<(Sep, String)> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut sep = Sep::Start;
+    let mut quote: Option<char> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => {
+                quote = None;
+                cur.push(c);
+            }
+            (Some(_), c) => cur.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            (None, ';') => {
+                out.push((sep, std::mem::take(&mut cur)));
+                sep = Sep::Semi;
+            }
+            (None, '&') if chars.peek() == Some(&'&') => {
+                chars.next();
+                out.push((sep, std::mem::take(&mut cur)));
+                sep = Sep::And;
+            }
+            (None, '|') if chars.peek() == Some(&'|') => {
+                chars.next();
+                out.push((sep, std::mem::take(&mut cur)));
+                sep = Sep::Or;
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    out.push((sep, cur));
+    out.retain(|(_, c)| !c.trim().is_empty());
+    out
+}

@@ -1,0 +1,280 @@
+//! exec/attach against the in-process simulator: podscope's client (kube-rs, WebSocket v5),
+//! the `podscope exec` binary, and real kubectl (1.30+) as the referee.
+
+mod stream_support;
+
+use std::path::Path;
+
+use k8s_openapi::api::core::v1::Pod;
+use kube::Api;
+use podscope::cluster::exec::{ExecError, ExecRequest, pump, run_shell_with_io, start};
+use regex::Regex;
+use stream_support::{Buf, client, kubectl_ws, run};
+use tokio::sync::mpsc;
+
+/// Runs `argv` in `container` of `pod` through podscope's client; (exit, stdout, stderr).
+async fn exec(
+    api: &Api<Pod>,
+    pod: &str,
+    container: &str,
+    argv: &[&str],
+    stdin: Option<&str>,
+) -> Result<(i32, String, String), ExecError> {
+    let req = ExecRequest {
+        container: Some(container.into()),
+        command: argv.iter().map(|s| (*s).to_string()).collect(),
+        stdin: stdin.is_some(),
+        tty: false,
+    };
+    let p = start(api, pod, &req).await?;
+    let rx = stdin.map(|text| {
+        let (tx, rx) = mpsc::channel(4);
+        let _ = tx.try_send(text.as_bytes().to_vec());
+        rx
+    });
+    let (out, err) = (Buf::default(), Buf::default());
+    let code = pump(p, rx, out.clone(), err.clone(), None).await?;
+    Ok((code, out.text(), err.text()))
+}
+
+/// Seed 000: "hostname в любом контейнере пода возвращает имя пода" — in every container with
+/// a userland (the distroless hello container has no `hostname` binary).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostname_prints_the_pod_name_in_every_container() {
+    let sim = stream_support::start().await;
+    let c = client(&sim);
+    let cases = [
+        ("demo", "echo-svc-6b7d9c5f4-498nm", "echo"),
+        ("demo", "echo-svc-6b7d9c5f4-498nm", "mesh-proxy"),
+        ("default", "hello", "proxy"),
+        ("workflow", "flow-engine-79bddd6df4-ft5jx", "engine"),
+    ];
+    for (ns, pod, container) in cases {
+        let api: Api<Pod> = Api::namespaced(c.clone(), ns);
+        let (code, out, err) = exec(&api, pod, container, &["hostname"], None)
+            .await
+            .expect("exec");
+        assert_eq!(
+            (code, out.as_str(), err.as_str()),
+            (0, format!("{pod}\n").as_str(), ""),
+            "{container}"
+        );
+    }
+    let api: Api<Pod> = Api::namespaced(c, "default");
+    let e = exec(&api, "hello", "hello", &["hostname"], None)
+        .await
+        .expect_err("distroless");
+    assert!(matches!(e, ExecError::ExecutableNotFound { .. }), "{e:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exit_codes_stdin_and_nginx_config() {
+    let sim = stream_support::start().await;
+    let api: Api<Pod> = Api::namespaced(client(&sim), "default");
+    let r = exec(
+        &api,
+        "hello",
+        "proxy",
+        &["sh", "-c", "echo out; echo err >&2; exit 3"],
+        None,
+    )
+    .await
+    .expect("exec");
+    assert_eq!(r, (3, "out\n".into(), "err\n".into()));
+    let r = exec(&api, "hello", "proxy", &["cat"], Some("abc\n"))
+        .await
+        .expect("exec");
+    assert_eq!(r, (0, "abc\n".into(), String::new()));
+    // The init container's heredoc is what the proxy serves (seed: `nginx -T`).
+    let (code, out, err) = exec(&api, "hello", "proxy", &["nginx", "-T"], None)
+        .await
+        .expect("exec");
+    assert_eq!(code, 0);
+    assert!(err.contains("test is successful"), "{err}");
+    assert!(
+        out.contains(
+            "# configuration file /etc/nginx/conf.d/default.conf:\nserver {\n  listen 8081;"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("proxy_pass http://127.0.0.1:8080;"), "{out}");
+}
+
+/// Seed 000 and case 30: no shell in a distroless image → the runtime's text, twice prefixed
+/// by the apiserver (v5), and the no-shell variant for the TUI.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn distroless_sh_fails_with_the_runtime_message_and_no_shell() {
+    let sim = stream_support::start().await;
+    let c = client(&sim);
+    let want = Regex::new(r#"^Internal error occurred: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in \$PATH$"#).expect("regex");
+    for (ns, pod, container) in [
+        ("default", "hello", "hello"),
+        ("observability", "alert-router-0", "alert-router"),
+    ] {
+        let api: Api<Pod> = Api::namespaced(c.clone(), ns);
+        match exec(&api, pod, container, &["sh"], None).await {
+            Err(ExecError::ExecutableNotFound { message }) => {
+                assert!(want.is_match(&message), "{message}")
+            }
+            other => panic!("expected ExecutableNotFound, got {other:?}"),
+        }
+        let (_tx, rx) = mpsc::channel(1);
+        match run_shell_with_io(&api, pod, container, &["bash", "sh"], rx, Buf::default()).await {
+            Err(ExecError::NoShell { tried, message }) => {
+                assert_eq!(tried, ["bash", "sh"]);
+                assert!(
+                    message.contains(r#"exec: "sh": executable file not found in $PATH"#),
+                    "{message}"
+                );
+            }
+            other => panic!("expected NoShell, got {other:?}"),
+        }
+    }
+    // nginx (Debian) has bash; with a tty the keystrokes are echoed and `\r` ends a line.
+    let api: Api<Pod> = Api::namespaced(c, "default");
+    let (tx, rx) = mpsc::channel(4);
+    tx.send(b"hostname\rexit 5\r".to_vec()).await.expect("send");
+    let out = Buf::default();
+    let outcome = run_shell_with_io(&api, "hello", "proxy", &["bash", "sh"], rx, out.clone())
+        .await
+        .expect("shell");
+    assert_eq!((outcome.shell.as_str(), outcome.exit_code), ("bash", 5));
+    assert!(
+        out.text().contains("hostname\r\nhello\r\n"),
+        "{:?}",
+        out.text()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apiserver_refusals() {
+    let sim = stream_support::start().await;
+    let api: Api<Pod> = Api::namespaced(client(&sim), "default");
+    match exec(&api, "hello", "nope", &["true"], None).await {
+        Err(ExecError::Api { reason, message }) => {
+            assert_eq!(
+                (reason.as_str(), message.as_str()),
+                ("BadRequest", "container nope is not valid for pod hello")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    match exec(&api, "missing", "x", &["true"], None).await {
+        Err(ExecError::Api { reason, message }) => {
+            assert_eq!(
+                (reason.as_str(), message.as_str()),
+                ("NotFound", "pods \"missing\" not found")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // render-config is a completed init container: the kubelet finds no running container.
+    match exec(&api, "hello", "render-config", &["true"], None).await {
+        Err(ExecError::Failed(m)) => assert_eq!(
+            m,
+            "Internal error occurred: Internal error occurred: unable to upgrade connection: container not found (\"render-config\")"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn kubeconfig(sim: &podscope::sim::Simulator) -> String {
+    sim.kubeconfig_path().display().to_string()
+}
+
+/// `podscope exec` and kubectl agree on exit codes and messages (kubectl's output is the
+/// reference, protocols.md §3.2/A.5).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn podscope_exec_and_kubectl_exit_code_3() {
+    let sim = stream_support::start().await;
+    let kc = kubeconfig(&sim);
+    let podscope = Path::new(env!("CARGO_BIN_EXE_podscope"));
+    let args = [
+        "exec",
+        "--kubeconfig",
+        &kc,
+        "hello",
+        "-c",
+        "proxy",
+        "--",
+        "sh",
+        "-c",
+        "echo hi; exit 3",
+    ];
+    let (code, out, err) = run(podscope, &args, None).await;
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (3, "hi\n", "command terminated with exit code 3\n")
+    );
+    let (code, out, _) = run(
+        podscope,
+        &[
+            "exec",
+            "--kubeconfig",
+            &kc,
+            "-i",
+            "hello",
+            "-c",
+            "proxy",
+            "--",
+            "cat",
+        ],
+        Some("abc\n"),
+    )
+    .await;
+    assert_eq!((code, out.as_str()), (0, "abc\n"));
+    let (code, _, err) = run(
+        podscope,
+        &["exec", "--kubeconfig", &kc, "hello", "--", "sh"],
+        None,
+    )
+    .await;
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error: Internal error occurred: Internal error occurred: error executing command in container:"), "{err}");
+
+    let kubectl = match kubectl_ws() {
+        Ok(k) => k,
+        Err(reason) => {
+            eprintln!("skipping the kubectl part: {reason}");
+            return;
+        }
+    };
+    let cache = tempfile::tempdir().expect("tempdir");
+    let cache_dir = cache.path().display().to_string();
+    let kargs = |extra: &[&str]| -> Vec<String> {
+        let mut v = vec![
+            "--kubeconfig".to_string(),
+            kc.clone(),
+            "--cache-dir".into(),
+            cache_dir.clone(),
+        ];
+        v.extend(extra.iter().map(|s| (*s).to_string()));
+        v
+    };
+    let a = kargs(&[
+        "exec",
+        "hello",
+        "-c",
+        "proxy",
+        "--",
+        "sh",
+        "-c",
+        "echo hi; exit 3",
+    ]);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let (code, out, err) = run(&kubectl, &a, None).await;
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (3, "hi\n", "command terminated with exit code 3\n")
+    );
+    let a = kargs(&["exec", "hello", "--", "sh"]);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let (code, _, kerr) = run(&kubectl, &a, None).await;
+    let seed = Regex::new(r#"^error: Internal error occurred: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in \$PATH\n$"#).expect("regex");
+    assert_eq!(code, 1);
+    assert!(seed.is_match(&kerr), "{kerr}");
+    let a = kargs(&["exec", "-i", "hello", "-c", "proxy", "--", "cat"]);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let (code, out, err) = run(&kubectl, &a, Some("abc\n")).await;
+    assert_eq!((code, out.as_str()), (0, "abc\n"), "{err}");
+}

@@ -1,0 +1,144 @@
+//! Helpers shared by the `exec_*` and `forward_*` tests: a simulator holding the seed's `hello`
+//! pod (tests/stream_support/hello, a Running copy of seed 000's hello-pod.yaml), case 20,
+//! case 31, and case 30 marked as having no shell; a kube client; an in-memory writer.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use k8s_openapi::api::core::v1::Pod;
+use podscope::sim::stream::NO_SHELL_ANNOTATION;
+use podscope::sim::{SimConfig, Simulator, load_fixture};
+
+/// A case folder by prefix.
+pub fn case(prefix: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/cases");
+    std::fs::read_dir(&root)
+        .expect("assets/cases")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
+        })
+        .expect("case exists")
+}
+
+/// The hello fixture folder.
+pub fn hello_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stream_support/hello")
+}
+
+/// Case 30's pod with the simulator's no-shell annotation on its container (expected.md: "The
+/// image has no /bin/sh, no echo; only the application binary").
+pub fn distroless_case_pod() -> Pod {
+    let mut pod = load_fixture(&case("30-")).expect("case 30").pod;
+    pod.metadata
+        .annotations
+        .get_or_insert_with(Default::default)
+        .insert(NO_SHELL_ANNOTATION.into(), "alert-router".into());
+    pod
+}
+
+/// A simulator (real clock) with hello, case 20, case 31 and the annotated case 30.
+pub async fn start() -> Simulator {
+    let sim = Simulator::start(SimConfig {
+        fixtures: vec![hello_dir(), case("20-"), case("31-")],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    sim.store()
+        .create_pod(distroless_case_pod())
+        .expect("case 30 pod created");
+    sim
+}
+
+/// A kube client for the simulator.
+pub fn client(sim: &Simulator) -> kube::Client {
+    let url = sim.url().parse().expect("url");
+    kube::Client::try_from(kube::Config::new(url)).expect("client")
+}
+
+/// An `AsyncWrite` collecting into shared memory.
+#[derive(Clone, Default)]
+pub struct Buf(pub Arc<Mutex<Vec<u8>>>);
+
+impl Buf {
+    /// Everything written so far, as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().expect("lock")).into_owned()
+    }
+}
+
+impl tokio::io::AsyncWrite for Buf {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        b: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        self.0.lock().expect("lock").extend_from_slice(b);
+        Poll::Ready(Ok(b.len()))
+    }
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// kubectl on PATH with a client minor version ≥ 30 (WebSocket v5 exec), else the reason to skip.
+pub fn kubectl_ws() -> Result<PathBuf, String> {
+    let path = std::env::var_os("PATH").ok_or("PATH is unset")?;
+    let bin = std::env::split_paths(&path)
+        .map(|d| d.join("kubectl"))
+        .find(|p| p.is_file())
+        .ok_or("kubectl is not on PATH")?;
+    let out = std::process::Command::new(&bin)
+        .args(["version", "--client", "-o", "json"])
+        .output()
+        .map_err(|e| format!("kubectl version: {e}"))?;
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("kubectl version: {e}"))?;
+    let minor: u32 = v["clientVersion"]["minor"]
+        .as_str()
+        .unwrap_or("0")
+        .trim_end_matches('+')
+        .parse()
+        .unwrap_or(0);
+    if minor < 30 {
+        return Err(format!("kubectl 1.{minor} uses SPDY for exec; need 1.30+"));
+    }
+    Ok(bin)
+}
+
+/// Runs a command with a timeout; returns (exit code, stdout, stderr).
+pub async fn run(bin: &Path, args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    use tokio::io::AsyncWriteExt;
+    let mut cmd = tokio::process::Command::new(bin);
+    cmd.args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = cmd.spawn().expect("spawns");
+    let mut input = child.stdin.take().expect("stdin");
+    if let Some(text) = stdin {
+        input
+            .write_all(text.as_bytes())
+            .await
+            .expect("writes stdin");
+    }
+    drop(input);
+    let out = tokio::time::timeout(std::time::Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("finishes within 60 s")
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
