@@ -42,7 +42,7 @@ async fn exec(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostname_prints_the_pod_name_in_every_container() {
     let sim = stream_support::start().await;
-    let c = client(&sim);
+    let c = client(&sim).await;
     let cases = [
         ("demo", "echo-svc-6b7d9c5f4-498nm", "echo"),
         ("demo", "echo-svc-6b7d9c5f4-498nm", "mesh-proxy"),
@@ -70,7 +70,7 @@ async fn hostname_prints_the_pod_name_in_every_container() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exit_codes_stdin_and_nginx_config() {
     let sim = stream_support::start().await;
-    let api: Api<Pod> = Api::namespaced(client(&sim), "default");
+    let api: Api<Pod> = Api::namespaced(client(&sim).await, "default");
     let r = exec(
         &api,
         "hello",
@@ -105,7 +105,7 @@ async fn exit_codes_stdin_and_nginx_config() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn distroless_sh_fails_with_the_runtime_message_and_no_shell() {
     let sim = stream_support::start().await;
-    let c = client(&sim);
+    let c = client(&sim).await;
     let want = Regex::new(r#"^Internal error occurred: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in \$PATH$"#).expect("regex");
     for (ns, pod, container) in [
         ("default", "hello", "hello"),
@@ -149,7 +149,7 @@ async fn distroless_sh_fails_with_the_runtime_message_and_no_shell() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn apiserver_refusals() {
     let sim = stream_support::start().await;
-    let api: Api<Pod> = Api::namespaced(client(&sim), "default");
+    let api: Api<Pod> = Api::namespaced(client(&sim).await, "default");
     match exec(&api, "hello", "nope", &["true"], None).await {
         Err(ExecError::Api { reason, message }) => {
             assert_eq!(

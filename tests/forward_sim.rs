@@ -52,7 +52,7 @@ fn spec(s: &str) -> PortSpec {
 async fn hello_answers_through_the_forwarder() {
     let sim = stream_support::start().await;
     let fwd = Forwarder::start(
-        client(&sim),
+        client(&sim).await,
         "default",
         "hello",
         &[spec(":8081"), spec(":http")],
@@ -90,7 +90,7 @@ async fn hello_answers_through_the_forwarder() {
 async fn refused_port_reports_the_kubelet_error() {
     let sim = stream_support::start().await;
     let fwd = Forwarder::start(
-        client(&sim),
+        client(&sim).await,
         "workflow",
         "flow-engine-79bddd6df4-ft5jx",
         &[spec(":6000")],
@@ -110,7 +110,7 @@ async fn refused_port_reports_the_kubelet_error() {
     assert!(expected_md.contains(tail) && err.contains(tail));
     // The declared port 8080 works on the same pod.
     let fwd2 = Forwarder::start(
-        client(&sim),
+        client(&sim).await,
         "workflow",
         "flow-engine-79bddd6df4-ft5jx",
         &[spec(":8080")],
@@ -132,7 +132,7 @@ async fn local_port_in_use_is_a_clear_error() {
         .expect("binds");
     let port = taken.local_addr().expect("addr").port();
     let err = match Forwarder::start(
-        client(&sim),
+        client(&sim).await,
         "default",
         "hello",
         &[spec(&format!("{port}:8081"))],
@@ -153,7 +153,7 @@ async fn local_port_in_use_is_a_clear_error() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn recreated_pod_gets_new_connections() {
     let sim = stream_support::start().await;
-    let fwd = Forwarder::start(client(&sim), "default", "hello", &[spec(":http")])
+    let fwd = Forwarder::start(client(&sim).await, "default", "hello", &[spec(":http")])
         .await
         .expect("binds");
     let addr = fwd.local_addrs()[0];

@@ -55,10 +55,13 @@ pub async fn start() -> Simulator {
     sim
 }
 
-/// A kube client for the simulator.
-pub fn client(sim: &Simulator) -> kube::Client {
-    let url = sim.url().parse().expect("url");
-    kube::Client::try_from(kube::Config::new(url)).expect("client")
+/// A kube client for the simulator, from the kubeconfig it wrote (HTTPS: its CA and token).
+pub async fn client(sim: &Simulator) -> kube::Client {
+    let kc = kube::config::Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig");
+    let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+        .await
+        .expect("config");
+    kube::Client::try_from(cfg).expect("client")
 }
 
 /// An `AsyncWrite` collecting into shared memory.
