@@ -148,7 +148,7 @@ async fn describe_then_delete_hello_as_the_seed_shows() {
     let (ok, _, err) = run(
         &sim,
         cache.path(),
-        &["apply", "--validate=false", "-f", &path.to_string_lossy()],
+        &["apply", "-f", &path.to_string_lossy()],
     )
     .await;
     assert!(ok, "apply: {err}");

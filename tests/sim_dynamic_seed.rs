@@ -77,7 +77,7 @@ async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
     let (ok, out, err) = run(
         &sim,
         cache.path(),
-        &["apply", "--validate=false", "-f", &path.to_string_lossy()],
+        &["apply", "-f", &path.to_string_lossy()],
     )
     .await;
     assert!(ok, "kubectl apply failed: {err}");
@@ -94,11 +94,52 @@ async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
     let (ok, out, err) = run(
         &sim,
         cache.path(),
-        &["apply", "--validate=false", "-f", &path.to_string_lossy()],
+        &["apply", "-f", &path.to_string_lossy()],
     )
     .await;
     assert!(ok, "re-apply failed: {err}");
     assert_eq!(out.trim(), "pod/hello unchanged");
+    // A real change (one more label) is sent as a strategic merge patch that leaves the
+    // containers alone; applying the original again removes the label (three-way apply).
+    let manifest = std::fs::read_to_string(&path).expect("hello.yaml");
+    let labelled = manifest.replacen(
+        "    app.kubernetes.io/name: hello\n",
+        "    app.kubernetes.io/name: hello\n    tier: web\n",
+        1,
+    );
+    assert_ne!(labelled, manifest, "hello.yaml has the app label line");
+    let changed = cache.path().join("hello-tier.yaml");
+    std::fs::write(&changed, labelled).expect("write manifest");
+    for (file, printed, tier) in [
+        (&changed, "pod/hello configured", Some("web")),
+        (&changed, "pod/hello unchanged", Some("web")),
+        (&path, "pod/hello configured", None),
+    ] {
+        let (ok, out, err) = run(
+            &sim,
+            cache.path(),
+            &["apply", "-f", &file.to_string_lossy()],
+        )
+        .await;
+        assert!(ok, "apply {}: {err}", file.display());
+        assert_eq!(out.trim(), printed, "apply {}", file.display());
+        let pod = sim.store().pod("default", "hello").expect("hello exists");
+        let labels = pod.metadata.labels.unwrap_or_default();
+        assert_eq!(labels.get("tier").map(String::as_str), tier);
+        assert_eq!(
+            labels.get("app.kubernetes.io/name").map(String::as_str),
+            Some("hello")
+        );
+        let spec = pod.spec.expect("spec");
+        let names = |v: &[k8s_openapi::api::core::v1::Container]| -> Vec<String> {
+            v.iter().map(|c| c.name.clone()).collect()
+        };
+        assert_eq!(names(&spec.containers), ["hello"]);
+        assert_eq!(
+            names(spec.init_containers.as_deref().unwrap_or(&[])),
+            ["render-config", "proxy"]
+        );
+    }
     sim.shutdown().await;
 }
 
@@ -117,7 +158,7 @@ async fn crash_pod_loops_with_the_seed_rows_backoffs_logs_and_last_state() {
     let (ok, out, err) = run(
         &sim,
         cache.path(),
-        &["create", "--validate=false", "-f", &path.to_string_lossy()],
+        &["create", "-f", &path.to_string_lossy()],
     )
     .await;
     assert!(ok, "kubectl create failed: {err}");

@@ -28,12 +28,7 @@ async fn logs_of_live_pods_use_the_kubelet_messages() {
     let cache = tempfile::tempdir().expect("tempdir");
     for f in ["hello.yaml", "crash.yaml"] {
         let p = scenario(f);
-        let (ok, _, err) = run(
-            &sim,
-            cache.path(),
-            &["create", "--validate=false", "-f", &p.to_string_lossy()],
-        )
-        .await;
+        let (ok, _, err) = run(&sim, cache.path(), &["create", "-f", &p.to_string_lossy()]).await;
         assert!(ok, "create {f}: {err}");
     }
     wait_pod(&store, "crash", 20, |p| {
@@ -75,19 +70,9 @@ async fn patch_replace_conflict_and_bad_bodies() {
     let cache = tempfile::tempdir().expect("tempdir");
     let dir = cache.path();
     let p = scenario("crash.yaml");
-    let (ok, _, err) = run(
-        &sim,
-        dir,
-        &["create", "--validate=false", "-f", &p.to_string_lossy()],
-    )
-    .await;
+    let (ok, _, err) = run(&sim, dir, &["create", "-f", &p.to_string_lossy()]).await;
     assert!(ok, "{err}");
-    let (ok, _, err) = run(
-        &sim,
-        dir,
-        &["create", "--validate=false", "-f", &p.to_string_lossy()],
-    )
-    .await;
+    let (ok, _, err) = run(&sim, dir, &["create", "-f", &p.to_string_lossy()]).await;
     assert!(!ok);
     assert!(
         err.contains("Error from server (AlreadyExists)")
@@ -132,17 +117,7 @@ async fn patch_replace_conflict_and_bad_bodies() {
     // The object read before the label is stale now.
     let stale = dir.join("stale.json");
     std::fs::write(&stale, old).expect("write");
-    let (ok, _, err) = run(
-        &sim,
-        dir,
-        &[
-            "replace",
-            "--validate=false",
-            "-f",
-            &stale.to_string_lossy(),
-        ],
-    )
-    .await;
+    let (ok, _, err) = run(&sim, dir, &["replace", "-f", &stale.to_string_lossy()]).await;
     assert!(!ok);
     assert!(
         err.contains("Error from server (Conflict)")
