@@ -46,9 +46,10 @@ use jiff::Timestamp;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use admission::{FieldValidation, create_pod_and_run};
+pub use admission::create_pod_and_run;
 pub use cli::{SimArgs, run_cli};
 pub use fixture::{Fixture, load_fixture, log_owner};
+pub use input::FieldValidation;
 pub use logbuf::{LOG_MAX_BYTES, LOG_MAX_LINES};
 pub use object::{Object, Resource};
 pub use patch::PatchKind;
