@@ -38,18 +38,13 @@ pub fn router(store: Store) -> Router {
             "/api/v1/namespaces/{ns}/pods/{name}",
             only_get(
                 get_one(Resource::Pods)
-                    .put(writes::update)
-                    .patch(writes::update)
+                    .merge(writes::update(false))
                     .delete(writes::delete),
             ),
         )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}/status",
-            only_get(
-                get_one(Resource::Pods)
-                    .put(writes::update_status)
-                    .patch(writes::update_status),
-            ),
+            only_get(get_one(Resource::Pods).merge(writes::update(true))),
         )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}/log",

@@ -9,6 +9,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, put};
 use jiff::SignedDuration;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
@@ -121,46 +122,27 @@ fn overwrite(stored: &mut Pod, new: Pod, name: &str, status_only: bool) -> Resul
     Ok(())
 }
 
-/// `PUT` or `PATCH` of `/api/v1/namespaces/{ns}/pods/{name}` → 200 with the stored pod.
-pub(crate) async fn update(
-    State(store): State<Store>,
-    Path((ns, name)): Path<(String, String)>,
-    method: Method,
-    RawQuery(q): RawQuery,
-    h: HeaderMap,
-    body: Bytes,
-) -> Response {
-    respond(update_pod(
-        &store,
-        &ns,
-        &name,
-        &method,
-        q.as_deref(),
-        &h,
-        &body,
-        false,
-    ))
-}
-
-/// `PUT` or `PATCH` of `/api/v1/namespaces/{ns}/pods/{name}/status` (only `status` is written).
-pub(crate) async fn update_status(
-    State(store): State<Store>,
-    Path((ns, name)): Path<(String, String)>,
-    method: Method,
-    RawQuery(q): RawQuery,
-    h: HeaderMap,
-    body: Bytes,
-) -> Response {
-    respond(update_pod(
-        &store,
-        &ns,
-        &name,
-        &method,
-        q.as_deref(),
-        &h,
-        &body,
-        true,
-    ))
+/// The `PUT` and `PATCH` handlers of `/api/v1/namespaces/{ns}/pods/{name}` (→ 200 with the
+/// stored pod), or of `…/{name}/status` when `status_only` (only `status` is written).
+pub(crate) fn update(status_only: bool) -> MethodRouter<Store> {
+    let handler = move |State(store): State<Store>,
+                        Path((ns, name)): Path<(String, String)>,
+                        method: Method,
+                        RawQuery(q): RawQuery,
+                        h: HeaderMap,
+                        body: Bytes| async move {
+        respond(update_pod(
+            &store,
+            &ns,
+            &name,
+            &method,
+            q.as_deref(),
+            &h,
+            &body,
+            status_only,
+        ))
+    };
+    put(handler).patch(handler)
 }
 
 /// A PUT body (decoded before the pod is looked up, as the API server does) or a PATCH.
