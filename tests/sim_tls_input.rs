@@ -174,6 +174,8 @@ async fn bad_input_is_400_status() {
         "/api/v1/namespaces/analytics/pods?watch=maybe",
         "/api/v1/namespaces/analytics/pods?limit=-1",
         "/api/v1/namespaces/analytics/pods?fieldSelector=spec.bogus%3Dx",
+        "/api/v1/namespaces/analytics/pods?labelSelector=%3D%3D%3D",
+        "/api/v1/namespaces/analytics/pods?labelSelector=app%20in%20db",
         "/api/v1/namespaces/%ff%fe/pods/x",
     ] {
         let r = get(&sim, path, Some(&token)).await;
