@@ -2,11 +2,11 @@
 //! notes/protocols.md §5 specifies it: restart waits 0, 10, 20 s; back-off reset after a run
 //! longer than 10 min; OOMKilled; restartPolicy Never; liveness kills; image pull back-off.
 
-mod kubelet_support;
+mod common;
 
+use common::kubelet::*;
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
-use kubelet_support::*;
 use podscope::model::backoff::parse_waiting_message;
 
 /// crash.yaml, verbatim from the seed.

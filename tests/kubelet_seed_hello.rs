@@ -2,9 +2,9 @@
 //! startupProbe → main hello): `kubectl get pod hello -w` rows, event order, conditions, logs,
 //! and the delete timeline. Oracles: seeds/000_a32e298467e0f8f8.txt.
 
-mod kubelet_support;
+mod common;
 
-use kubelet_support::*;
+use common::kubelet::*;
 use podscope::sim::kubelet::{Change, EventWording};
 
 /// hello-pod.yaml, verbatim from the seed.

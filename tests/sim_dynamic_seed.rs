@@ -3,13 +3,13 @@
 //! seeds/000_a32e298467e0f8f8.txt (hello and crash watch tables, `logs --previous`, lastState,
 //! the back-off message) and notes/protocols.md §5 (restart back-off 0 s, 10 s, 20 s).
 
-mod kubelet_support;
-mod sim_dynamic_support;
+mod common;
 
-use kubelet_support::{dedup, seed_rows};
+use common::cluster::{finish, kubectl, run, spawn};
+use common::kubelet::{dedup, seed_rows};
+use common::sim::{all_ready, scenario, settle, start_dynamic as start, wait_pod};
 use regex::Regex;
 use serde_json::Value;
-use sim_dynamic_support::*;
 
 /// `kubectl apply -f hello-pod.yaml && kubectl get pod hello -w`, verbatim from the seed.
 const SEED_HELLO_WATCH: &str = "NAME    READY   STATUS    RESTARTS   AGE

@@ -6,9 +6,6 @@
 
 mod common;
 
-use std::path::Path;
-use std::time::Duration;
-
 use podscope::sim::{SimClock, SimConfig, Simulator};
 
 const CASE: &str = "01-crashloop-exit1-db";
@@ -46,36 +43,10 @@ async fn start(deny: &[(&str, &str)]) -> (Simulator, common::cases::Expected, St
     (sim, exp, ns)
 }
 
-/// Runs kubectl with `kubeconfig` and a private cache dir: (success, stdout, stderr).
-async fn kubectl(kubeconfig: &Path, cache: &Path, args: &[&str]) -> (bool, String, String) {
-    let bin = common::cluster::kubectl().expect("kubectl on PATH");
-    let out = tokio::time::timeout(
-        Duration::from_secs(60),
-        tokio::process::Command::new(bin)
-            .arg("--kubeconfig")
-            .arg(kubeconfig)
-            .arg("--cache-dir")
-            .arg(cache)
-            .args(args)
-            .env_remove("KUBECONFIG")
-            .output(),
-    )
-    .await
-    .expect("kubectl finishes within 60 s")
-    .expect("kubectl runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::cluster::run_with as kubectl;
 
 fn have_kubectl() -> bool {
-    let found = common::cluster::kubectl().is_some();
-    if !found {
-        eprintln!("SKIP: kubectl is not on PATH");
-    }
-    found
+    common::cluster::kubectl().is_some()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,6 +1,5 @@
-//! Shared helpers for the kubelet tests: a virtual clock driver and `kubectl get -w` rows.
-
-#![allow(dead_code)]
+//! Helpers for the kubelet model tests: the seed's node, a virtual clock driver and
+//! `kubectl get -w` rows.
 
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::Pod;
@@ -17,13 +16,19 @@ pub fn secs(s: f64) -> SignedDuration {
     SignedDuration::try_from_secs_f64(s).expect("finite")
 }
 
-pub fn kubelet() -> Kubelet {
-    Kubelet::new(KubeletConfig {
+/// The seed's node: `k8s-node-2` (192.168.10.21), pod IPs from 172.20.172.0/24.
+pub fn seed_node() -> KubeletConfig {
+    KubeletConfig {
         node_name: "k8s-node-2".into(),
         host_ip: "192.168.10.21".into(),
         pod_cidr_prefix: "172.20.172.".into(),
         curve: BackoffCurve::DEFAULT,
-    })
+    }
+}
+
+/// A kubelet model on the seed's node.
+pub fn kubelet() -> Kubelet {
+    Kubelet::new(seed_node())
 }
 
 pub fn pod_from_yaml(yaml: &str) -> Pod {
