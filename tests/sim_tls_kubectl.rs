@@ -6,7 +6,7 @@
 
 mod common;
 
-use podscope::sim::{SimClock, SimConfig, Simulator};
+use podscope::sim::Simulator;
 
 const CASE: &str = "01-crashloop-exit1-db";
 
@@ -26,21 +26,7 @@ spec:
 ";
 
 async fn start(deny: &[(&str, &str)]) -> (Simulator, common::cases::Expected, String) {
-    let dir = common::cluster::cases_dir().join(CASE);
-    let exp = common::cases::expected(CASE);
-    let ns = common::cluster::namespace(&dir);
-    let sim = Simulator::start(SimConfig {
-        fixtures: vec![dir],
-        clock: SimClock::Frozen(exp.now),
-        deny: deny
-            .iter()
-            .map(|(v, r)| ((*v).to_string(), (*r).to_string()))
-            .collect(),
-        ..Default::default()
-    })
-    .await
-    .expect("simulator starts");
-    (sim, exp, ns)
+    common::sim::start_case(CASE, deny).await
 }
 
 use common::cluster::run_with as kubectl;

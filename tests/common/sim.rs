@@ -2,6 +2,7 @@
 //! its CA when it serves HTTPS, with its bearer token), and waiting on its store.
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use rustls::pki_types::{CertificateDer, ServerName};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use super::cases::Expected;
 use super::kubelet::seed_node;
 
 /// Starts the simulator on port 0 with the case folders `dirs`, the clock frozen at the first
@@ -28,6 +30,47 @@ pub async fn start_frozen(dirs: &[PathBuf]) -> Simulator {
     })
     .await
     .expect("simulator starts")
+}
+
+/// Starts the simulator (HTTPS, token) serving case folder `case` with its clock frozen at the
+/// case's snapshot time and RBAC denials `deny` (`(verb, resource)`); returns it with the case's
+/// expected columns and namespace.
+pub async fn start_case(case: &str, deny: &[(&str, &str)]) -> (Simulator, Expected, String) {
+    let dir = super::cluster::cases_dir().join(case);
+    let exp = super::cases::expected(case);
+    let ns = super::cluster::namespace(&dir);
+    let sim = Simulator::start(SimConfig {
+        fixtures: vec![dir],
+        clock: SimClock::Frozen(exp.now),
+        deny: deny
+            .iter()
+            .map(|(v, r)| ((*v).to_string(), (*r).to_string()))
+            .collect(),
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    (sim, exp, ns)
+}
+
+/// `podscope -n NS POD --once -o json --now NOW` with `kubeconfig` (KUBECONFIG unset).
+pub fn podscope_once(kubeconfig: &Path, ns: &str, pod: &str, now: Timestamp) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_podscope"))
+        .arg("--kubeconfig")
+        .arg(kubeconfig)
+        .args([
+            "-n",
+            ns,
+            pod,
+            "--once",
+            "-o",
+            "json",
+            "--now",
+            &now.to_string(),
+        ])
+        .env_remove("KUBECONFIG")
+        .output()
+        .expect("podscope runs")
 }
 
 /// Starts an empty simulator (HTTPS, token) with the seed's node on a clock running `speed`×
