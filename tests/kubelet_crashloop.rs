@@ -2,11 +2,11 @@
 //! notes/protocols.md §5 specifies it: restart waits 0, 10, 20 s; back-off reset after a run
 //! longer than 10 min; OOMKilled; restartPolicy Never; liveness kills; image pull back-off.
 
-mod kubelet_support;
+mod common;
 
+use common::kubelet::*;
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
-use kubelet_support::*;
 use podscope::model::backoff::parse_waiting_message;
 
 /// crash.yaml, verbatim from the seed.
@@ -23,24 +23,6 @@ spec:
     - name: PORT
       value: "abc"
 "#;
-
-/// `kubectl get pod crash -w`, verbatim from the seed.
-const SEED_WATCH: &str = "NAME    READY   STATUS    RESTARTS   AGE
-crash   0/1     Pending   0          0s
-crash   0/1     ContainerCreating   0          0s
-crash   0/1     ContainerCreating   0          1s
-crash   0/1     ContainerCreating   0          2s
-crash   1/1     Running             0          3s
-crash   0/1     Error               0          4s
-crash   1/1     Running             1 (2s ago)   5s
-crash   0/1     Error               1 (3s ago)   6s
-crash   0/1     CrashLoopBackOff    1 (13s ago)   18s
-crash   1/1     Running             2 (15s ago)   20s
-crash   0/1     Error               2 (15s ago)   20s
-crash   0/1     CrashLoopBackOff    2 (22s ago)   41s
-crash   1/1     Running             3 (24s ago)   43s
-crash   0/1     Error               3 (25s ago)   44s
-";
 
 fn try_status(pod: &Pod) -> Option<ContainerStatus> {
     pod.status
@@ -114,7 +96,7 @@ fn waiting_delays(tl: &Timeline) -> Vec<u64> {
 fn seed_crash_pod_rows_and_backoff() {
     let tl = run_pod(CRASH_POD, 36.0);
     let got = dedup(row_cells(&rows(&tl)));
-    let want = dedup(seed_rows(SEED_WATCH));
+    let want = dedup(seed_rows(SEED_CRASH_WATCH));
     assert_eq!(&got[..want.len()], &want[..], "full: {got:?}");
     // Restart 1 at the first sync after the exit (1 s), then after 10 s and 20 s of back-off.
     assert_eq!(restart_gaps(&tl), vec![1, 10, 20]);

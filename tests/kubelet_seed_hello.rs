@@ -2,9 +2,9 @@
 //! startupProbe → main hello): `kubectl get pod hello -w` rows, event order, conditions, logs,
 //! and the delete timeline. Oracles: seeds/000_a32e298467e0f8f8.txt.
 
-mod kubelet_support;
+mod common;
 
-use kubelet_support::*;
+use common::kubelet::*;
 use podscope::sim::kubelet::{Change, EventWording};
 
 /// hello-pod.yaml, verbatim from the seed.
@@ -86,23 +86,6 @@ spec:
     emptyDir: {}
 "#;
 
-/// `kubectl apply -f hello-pod.yaml && kubectl get pod hello -w`, verbatim from the seed.
-const SEED_WATCH: &str = "NAME    READY   STATUS    RESTARTS   AGE
-hello   0/2     Pending   0          0s
-hello   0/2     Init:0/2   0          1s
-hello   0/2     Init:0/2   0          2s
-hello   0/2     Init:0/2   0          3s
-hello   0/2     Init:0/2   0          4s
-hello   0/2     Init:1/2   0          5s
-hello   0/2     Init:1/2   0          5s
-hello   0/2     PodInitializing   0          6s
-hello   0/2     PodInitializing   0          6s
-hello   1/2     PodInitializing   0          7s
-hello   1/2     Running           0          7s
-hello   1/2     Running           0          9s
-hello   2/2     Running           0          9s
-";
-
 /// The Events table of the seed's `kubectl describe pod hello` (Kubernetes 1.36): reason and
 /// message columns.
 const SEED_EVENTS: &[(&str, &str)] = &[
@@ -143,7 +126,7 @@ fn watch_rows_match_the_seed() {
     admit(&mut k, pod_from_yaml(HELLO_POD), t0(), &mut tl);
     run_until(&mut k, t0() + secs(60.0), &mut tl);
     let got = rows(&tl);
-    assert_eq!(dedup(row_cells(&got)), dedup(seed_rows(SEED_WATCH)));
+    assert_eq!(dedup(row_cells(&got)), dedup(seed_rows(SEED_HELLO_WATCH)));
     // Same pace as the seed: 2/2 Running within the seed's 9 s (±2 s), then no more rows.
     let last = got.last().expect("rows");
     assert_eq!(

@@ -1,20 +1,21 @@
 //! `podscope logs` against the simulator, refereed by real `kubectl logs`: the same stdout,
 //! stderr and exit code (`notes/protocols.md` §2.3), and `-f` following across a restart.
 
-mod sim_support;
+mod common;
 
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::cluster::{case, kubectl, run as run_kubectl};
+use common::sim::start_frozen;
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::{
     ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use podscope::sim::{LogLine, Simulator, load_fixture};
-use sim_support::{case, kubectl, run_kubectl, start_frozen};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 /// Runs the podscope binary with the simulator's kubeconfig: (exit code, stdout, stderr).

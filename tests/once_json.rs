@@ -6,38 +6,10 @@ mod common;
 
 use std::process::Command;
 
-use podscope::sim::{SimClock, SimConfig, Simulator};
-
-async fn start(dir: &std::path::Path, now: jiff::Timestamp) -> Simulator {
-    Simulator::start(SimConfig {
-        fixtures: vec![dir.to_path_buf()],
-        listen: "127.0.0.1:0".parse().expect("addr"),
-        kubeconfig_out: None,
-        clock: SimClock::Frozen(now),
-        shift_to_now: false,
-        ..SimConfig::default()
-    })
-    .await
-    .expect("simulator starts")
-}
+use podscope::sim::Simulator;
 
 fn podscope_json(sim: &Simulator, ns: &str, pod: &str, now: jiff::Timestamp) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_podscope"))
-        .args(["--kubeconfig"])
-        .arg(sim.kubeconfig_path())
-        .args([
-            "-n",
-            ns,
-            pod,
-            "--once",
-            "-o",
-            "json",
-            "--now",
-            &now.to_string(),
-        ])
-        .env_remove("KUBECONFIG")
-        .output()
-        .expect("podscope runs");
+    let out = common::sim::podscope_once(sim.kubeconfig_path(), ns, pod, now);
     assert!(
         out.status.success(),
         "podscope --once failed for {pod}: {}",
@@ -56,9 +28,7 @@ async fn once_json_matches_expected_for_every_case() {
         dirs.len()
     );
     for dir in dirs {
-        let exp = common::cases::expected(&common::cluster::case_name(&dir));
-        let ns = common::cluster::namespace(&dir);
-        let sim = start(&dir, exp.now).await;
+        let (sim, exp, ns) = common::sim::start_case(&common::cluster::case_name(&dir), &[]).await;
         let doc = tokio::task::block_in_place(|| podscope_json(&sim, &ns, &exp.name, exp.now));
         let case = dir
             .file_name()
@@ -163,9 +133,7 @@ async fn once_json_matches_expected_for_every_case() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn once_reports_a_missing_pod_like_kubectl() {
     let dir = common::cluster::case_dirs().remove(0);
-    let exp = common::cases::expected(&common::cluster::case_name(&dir));
-    let ns = common::cluster::namespace(&dir);
-    let sim = start(&dir, exp.now).await;
+    let (sim, _, ns) = common::sim::start_case(&common::cluster::case_name(&dir), &[]).await;
     let out = tokio::task::block_in_place(|| {
         Command::new(env!("CARGO_BIN_EXE_podscope"))
             .arg("--kubeconfig")

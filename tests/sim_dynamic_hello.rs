@@ -3,12 +3,13 @@
 //! followed logs (preStop sleep 5 s, SIGTERM to hello, then SIGQUIT to the proxy sidecar, all
 //! within the 30 s grace period). Oracle: seeds/000_a32e298467e0f8f8.txt.
 
-mod sim_dynamic_support;
+mod common;
 
 use std::collections::BTreeMap;
 
+use common::cluster::{kubectl, run, spawn};
+use common::sim::{all_ready, scenario, settle, start_dynamic as start, wait_pod};
 use jiff::Timestamp;
-use sim_dynamic_support::*;
 
 /// The seed's `kubectl describe pod hello` container and condition sections (verbatim, already
 /// shortened by the article's author).
@@ -148,7 +149,7 @@ async fn describe_then_delete_hello_as_the_seed_shows() {
     let (ok, _, err) = run(
         &sim,
         cache.path(),
-        &["apply", "--validate=false", "-f", &path.to_string_lossy()],
+        &["apply", "-f", &path.to_string_lossy()],
     )
     .await;
     assert!(ok, "apply: {err}");

@@ -3,48 +3,13 @@
 //! seeds/000_a32e298467e0f8f8.txt (hello and crash watch tables, `logs --previous`, lastState,
 //! the back-off message) and notes/protocols.md §5 (restart back-off 0 s, 10 s, 20 s).
 
-mod kubelet_support;
-mod sim_dynamic_support;
+mod common;
 
-use kubelet_support::{dedup, seed_rows};
+use common::cluster::{finish, kubectl, run, spawn};
+use common::kubelet::{SEED_CRASH_WATCH, SEED_HELLO_WATCH, dedup, seed_rows};
+use common::sim::{all_ready, scenario, settle, start_dynamic as start, wait_pod};
 use regex::Regex;
 use serde_json::Value;
-use sim_dynamic_support::*;
-
-/// `kubectl apply -f hello-pod.yaml && kubectl get pod hello -w`, verbatim from the seed.
-const SEED_HELLO_WATCH: &str = "NAME    READY   STATUS    RESTARTS   AGE
-hello   0/2     Pending   0          0s
-hello   0/2     Init:0/2   0          1s
-hello   0/2     Init:0/2   0          2s
-hello   0/2     Init:0/2   0          3s
-hello   0/2     Init:0/2   0          4s
-hello   0/2     Init:1/2   0          5s
-hello   0/2     Init:1/2   0          5s
-hello   0/2     PodInitializing   0          6s
-hello   0/2     PodInitializing   0          6s
-hello   1/2     PodInitializing   0          7s
-hello   1/2     Running           0          7s
-hello   1/2     Running           0          9s
-hello   2/2     Running           0          9s
-";
-
-/// `kubectl apply -f crash.yaml && kubectl get pod crash -w`, verbatim from the seed.
-const SEED_CRASH_WATCH: &str = "NAME    READY   STATUS    RESTARTS   AGE
-crash   0/1     Pending   0          0s
-crash   0/1     ContainerCreating   0          0s
-crash   0/1     ContainerCreating   0          1s
-crash   0/1     ContainerCreating   0          2s
-crash   1/1     Running             0          3s
-crash   0/1     Error               0          4s
-crash   1/1     Running             1 (2s ago)   5s
-crash   0/1     Error               1 (3s ago)   6s
-crash   0/1     CrashLoopBackOff    1 (13s ago)   18s
-crash   1/1     Running             2 (15s ago)   20s
-crash   0/1     Error               2 (15s ago)   20s
-crash   0/1     CrashLoopBackOff    2 (22s ago)   41s
-crash   1/1     Running             3 (24s ago)   43s
-crash   0/1     Error               3 (25s ago)   44s
-";
 
 fn restart_count(p: &k8s_openapi::api::core::v1::Pod) -> i32 {
     p.status
@@ -77,7 +42,7 @@ async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
     let (ok, out, err) = run(
         &sim,
         cache.path(),
-        &["apply", "--validate=false", "-f", &path.to_string_lossy()],
+        &["apply", "-f", &path.to_string_lossy()],
     )
     .await;
     assert!(ok, "kubectl apply failed: {err}");
@@ -94,11 +59,52 @@ async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
     let (ok, out, err) = run(
         &sim,
         cache.path(),
-        &["apply", "--validate=false", "-f", &path.to_string_lossy()],
+        &["apply", "-f", &path.to_string_lossy()],
     )
     .await;
     assert!(ok, "re-apply failed: {err}");
     assert_eq!(out.trim(), "pod/hello unchanged");
+    // A real change (one more label) is sent as a strategic merge patch that leaves the
+    // containers alone; applying the original again removes the label (three-way apply).
+    let manifest = std::fs::read_to_string(&path).expect("hello.yaml");
+    let labelled = manifest.replacen(
+        "    app.kubernetes.io/name: hello\n",
+        "    app.kubernetes.io/name: hello\n    tier: web\n",
+        1,
+    );
+    assert_ne!(labelled, manifest, "hello.yaml has the app label line");
+    let changed = cache.path().join("hello-tier.yaml");
+    std::fs::write(&changed, labelled).expect("write manifest");
+    for (file, printed, tier) in [
+        (&changed, "pod/hello configured", Some("web")),
+        (&changed, "pod/hello unchanged", Some("web")),
+        (&path, "pod/hello configured", None),
+    ] {
+        let (ok, out, err) = run(
+            &sim,
+            cache.path(),
+            &["apply", "-f", &file.to_string_lossy()],
+        )
+        .await;
+        assert!(ok, "apply {}: {err}", file.display());
+        assert_eq!(out.trim(), printed, "apply {}", file.display());
+        let pod = sim.store().pod("default", "hello").expect("hello exists");
+        let labels = pod.metadata.labels.unwrap_or_default();
+        assert_eq!(labels.get("tier").map(String::as_str), tier);
+        assert_eq!(
+            labels.get("app.kubernetes.io/name").map(String::as_str),
+            Some("hello")
+        );
+        let spec = pod.spec.expect("spec");
+        let names = |v: &[k8s_openapi::api::core::v1::Container]| -> Vec<String> {
+            v.iter().map(|c| c.name.clone()).collect()
+        };
+        assert_eq!(names(&spec.containers), ["hello"]);
+        assert_eq!(
+            names(spec.init_containers.as_deref().unwrap_or(&[])),
+            ["render-config", "proxy"]
+        );
+    }
     sim.shutdown().await;
 }
 
@@ -117,7 +123,7 @@ async fn crash_pod_loops_with_the_seed_rows_backoffs_logs_and_last_state() {
     let (ok, out, err) = run(
         &sim,
         cache.path(),
-        &["create", "--validate=false", "-f", &path.to_string_lossy()],
+        &["create", "-f", &path.to_string_lossy()],
     )
     .await;
     assert!(ok, "kubectl create failed: {err}");

@@ -3,9 +3,10 @@
 //! JSON patch / status patch, a stale-resourceVersion replace (409 Conflict), a forbidden spec
 //! change (422), a malformed body (400), and a forced delete.
 
-mod sim_dynamic_support;
+mod common;
 
-use sim_dynamic_support::*;
+use common::cluster::{kubectl, run};
+use common::sim::{request, scenario, start_dynamic as start, wait_pod};
 
 fn waiting(p: &k8s_openapi::api::core::v1::Pod, container: &str) -> Option<String> {
     p.status
@@ -28,12 +29,7 @@ async fn logs_of_live_pods_use_the_kubelet_messages() {
     let cache = tempfile::tempdir().expect("tempdir");
     for f in ["hello.yaml", "crash.yaml"] {
         let p = scenario(f);
-        let (ok, _, err) = run(
-            &sim,
-            cache.path(),
-            &["create", "--validate=false", "-f", &p.to_string_lossy()],
-        )
-        .await;
+        let (ok, _, err) = run(&sim, cache.path(), &["create", "-f", &p.to_string_lossy()]).await;
         assert!(ok, "create {f}: {err}");
     }
     wait_pod(&store, "crash", 20, |p| {
@@ -75,19 +71,9 @@ async fn patch_replace_conflict_and_bad_bodies() {
     let cache = tempfile::tempdir().expect("tempdir");
     let dir = cache.path();
     let p = scenario("crash.yaml");
-    let (ok, _, err) = run(
-        &sim,
-        dir,
-        &["create", "--validate=false", "-f", &p.to_string_lossy()],
-    )
-    .await;
+    let (ok, _, err) = run(&sim, dir, &["create", "-f", &p.to_string_lossy()]).await;
     assert!(ok, "{err}");
-    let (ok, _, err) = run(
-        &sim,
-        dir,
-        &["create", "--validate=false", "-f", &p.to_string_lossy()],
-    )
-    .await;
+    let (ok, _, err) = run(&sim, dir, &["create", "-f", &p.to_string_lossy()]).await;
     assert!(!ok);
     assert!(
         err.contains("Error from server (AlreadyExists)")
@@ -132,17 +118,7 @@ async fn patch_replace_conflict_and_bad_bodies() {
     // The object read before the label is stale now.
     let stale = dir.join("stale.json");
     std::fs::write(&stale, old).expect("write");
-    let (ok, _, err) = run(
-        &sim,
-        dir,
-        &[
-            "replace",
-            "--validate=false",
-            "-f",
-            &stale.to_string_lossy(),
-        ],
-    )
-    .await;
+    let (ok, _, err) = run(&sim, dir, &["replace", "-f", &stale.to_string_lossy()]).await;
     assert!(!ok);
     assert!(
         err.contains("Error from server (Conflict)")
@@ -189,14 +165,23 @@ async fn patch_replace_conflict_and_bad_bodies() {
     assert_eq!(out, "patched");
 
     // A malformed body is a 400 Status naming the problem.
-    let host = sim.url().trim_start_matches("http://").to_string();
-    let resp = raw(&host, "POST /api/v1/namespaces/default/pods", "{not json").await;
+    let resp = request(
+        &sim,
+        "POST /api/v1/namespaces/default/pods",
+        Some("{not json"),
+    )
+    .await;
     assert!(resp.starts_with("HTTP/1.1 400"), "{resp}");
     assert!(
         resp.contains("\"reason\":\"BadRequest\"") && resp.contains("json parse error"),
         "{resp}"
     );
-    let resp = raw(&host, "PATCH /api/v1/namespaces/default/pods/crash", "{}").await;
+    let resp = request(
+        &sim,
+        "PATCH /api/v1/namespaces/default/pods/crash",
+        Some("{}"),
+    )
+    .await;
     assert!(resp.starts_with("HTTP/1.1 415"), "{resp}");
 
     let (ok, _, err) = run(
@@ -208,21 +193,4 @@ async fn patch_replace_conflict_and_bad_bodies() {
     assert!(ok, "force delete: {err}");
     assert!(store.pod("default", "crash").is_none());
     sim.shutdown().await;
-}
-
-/// One raw HTTP/1.1 request (`request_line` like `POST /path`) with a JSON body; the response
-/// text.
-async fn raw(host: &str, request_line: &str, body: &str) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(host)
-        .await
-        .expect("connects");
-    let req = format!(
-        "{request_line} HTTP/1.1\r\nhost: {host}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.expect("writes");
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.expect("reads");
-    String::from_utf8_lossy(&buf).into_owned()
 }

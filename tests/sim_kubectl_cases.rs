@@ -1,10 +1,12 @@
 //! Real kubectl against the simulator for every case: READY, STATUS, RESTARTS, AGE must equal the
 //! first row of the case's expected.md table (clock frozen at its snapshot time).
 
-mod sim_support;
+mod common;
 
+use common::cases::expected;
+use common::cluster::{case, case_dirs, case_name, kubectl, run as run_kubectl};
+use common::sim::start_frozen;
 use podscope::sim::load_fixture;
-use sim_support::{case_dirs, expected_columns, kubectl, run_kubectl, start_frozen};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kubectl_get_pod_matches_expected_for_every_case() {
@@ -46,12 +48,13 @@ async fn kubectl_get_pod_matches_expected_for_every_case() {
             ("RESTARTS", tokens[3..tokens.len() - 1].join(" ")),
             ("AGE", tokens[tokens.len() - 1].to_string()),
         ];
-        let expected = expected_columns(dir);
+        let expected = expected(&case_name(dir));
+        let expected = expected.columns();
         for (col, value) in got {
             let want = expected
                 .iter()
-                .find(|(h, _)| h == col)
-                .map(|(_, v)| v.clone());
+                .find(|(h, _)| *h == col)
+                .map(|(_, v)| v.to_string());
             if want.as_deref() != Some(value.as_str()) {
                 failures.push(format!(
                     "{}: {col} got {value:?} want {want:?}",
@@ -69,7 +72,7 @@ async fn shift_to_now_with_real_clock_looks_like_the_snapshot() {
         eprintln!("skipping: kubectl is not on PATH");
         return;
     }
-    let dir = sim_support::case("01-");
+    let dir = case("01-");
     let fx = load_fixture(&dir).expect("fixture loads");
     let name = fx.pod.metadata.name.clone().expect("pod name");
     let ns = fx.pod.metadata.namespace.clone().expect("namespace");
@@ -89,12 +92,7 @@ async fn shift_to_now_with_real_clock_looks_like_the_snapshot() {
     .await;
     sim.shutdown().await;
     assert!(ok, "{err}");
-    let expected = expected_columns(&dir);
-    let age = expected
-        .iter()
-        .find(|(h, _)| h == "AGE")
-        .map(|(_, v)| v.clone())
-        .expect("AGE");
+    let age = expected(&case_name(&dir)).age;
     let secs: u64 = age
         .trim_end_matches('s')
         .parse()

@@ -1,12 +1,13 @@
 //! Logs against the simulator: fixture logs through real kubectl, the kubelet's and apiserver's
 //! exact 400 messages (`notes/protocols.md` §2.3).
 
-mod sim_support;
+mod common;
 
+use common::cluster::{case, kubectl, run as run_kubectl};
+use common::sim::{raw_get, start_frozen};
 use podscope::sim::load_fixture;
 use regex::Regex;
 use serde_json::Value;
-use sim_support::{case, kubectl, raw_get, run_kubectl, start_frozen};
 
 fn file_lines(dir: &std::path::Path, file: &str) -> Vec<String> {
     std::fs::read_to_string(dir.join(file))
@@ -118,11 +119,7 @@ async fn log_errors_use_the_exact_kubelet_and_apiserver_messages() {
     let sim = start_frozen(std::slice::from_ref(&dir)).await;
 
     // Multi-container pod without `container`: apiserver BadRequest (raw: kubectl defaults client-side).
-    let raw = raw_get(
-        sim.url(),
-        &format!("/api/v1/namespaces/{ns}/pods/{name}/log"),
-    )
-    .await;
+    let raw = raw_get(&sim, &format!("/api/v1/namespaces/{ns}/pods/{name}/log")).await;
     assert!(raw.starts_with("HTTP/1.1 400"), "{raw}");
     let status: Value =
         serde_json::from_str(raw.lines().last().expect("body")).expect("Status JSON");
@@ -137,7 +134,7 @@ async fn log_errors_use_the_exact_kubelet_and_apiserver_messages() {
     );
 
     let raw = raw_get(
-        sim.url(),
+        &sim,
         &format!("/api/v1/namespaces/{ns}/pods/{name}/log?container=nope"),
     )
     .await;
@@ -148,11 +145,7 @@ async fn log_errors_use_the_exact_kubelet_and_apiserver_messages() {
         "{raw}"
     );
 
-    let raw = raw_get(
-        sim.url(),
-        &format!("/api/v1/namespaces/{ns}/pods/absent/log"),
-    )
-    .await;
+    let raw = raw_get(&sim, &format!("/api/v1/namespaces/{ns}/pods/absent/log")).await;
     assert!(
         raw.starts_with("HTTP/1.1 404") && raw.contains(r#""message":"pods \"absent\" not found""#),
         "{raw}"

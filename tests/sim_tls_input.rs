@@ -3,13 +3,13 @@
 //! resources, 400 for bad input), and garbage — non-TLS bytes, junk request lines, huge headers,
 //! invalid UTF-8 paths, bad query strings, truncated requests — never stops it from answering.
 
-use std::sync::Arc;
+mod common;
+
 use std::time::Duration;
 
+use common::sim::{host, send};
 use podscope::sim::{SimConfig, Simulator};
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, ServerName};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 const CASE: &str = "assets/cases/01-crashloop-exit1-db";
@@ -22,52 +22,6 @@ async fn start(insecure_http: bool) -> Simulator {
     })
     .await
     .expect("simulator starts")
-}
-
-fn host(sim: &Simulator) -> String {
-    sim.url()
-        .trim_start_matches("https://")
-        .trim_start_matches("http://")
-        .to_string()
-}
-
-fn connector(sim: &Simulator) -> tokio_rustls::TlsConnector {
-    let mut roots = rustls::RootCertStore::empty();
-    let ca = CertificateDer::from_pem_slice(sim.ca_pem().expect("https").as_bytes())
-        .expect("CA PEM parses");
-    roots.add(ca).expect("CA is a valid trust anchor");
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let cfg = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .expect("protocol versions")
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    tokio_rustls::TlsConnector::from(Arc::new(cfg))
-}
-
-async fn exchange<S: AsyncRead + AsyncWrite + Unpin>(mut s: S, bytes: &[u8]) -> String {
-    // Writes may fail when the server already gave up on us; what it answered still counts.
-    let _ = s.write_all(bytes).await;
-    let _ = s.flush().await;
-    let mut buf = Vec::new();
-    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut buf)).await;
-    String::from_utf8_lossy(&buf).into_owned()
-}
-
-/// Sends `bytes` (over TLS for an https simulator) and returns whatever came back before the
-/// connection closed (possibly nothing).
-async fn send(sim: &Simulator, bytes: &[u8]) -> String {
-    let tcp = TcpStream::connect(host(sim)).await.expect("connects");
-    if sim.url().starts_with("https://") {
-        let name = ServerName::try_from("127.0.0.1").expect("server name");
-        let tls = connector(sim)
-            .connect(name, tcp)
-            .await
-            .expect("TLS handshake with the simulator's CA");
-        exchange(tls, bytes).await
-    } else {
-        exchange(tcp, bytes).await
-    }
 }
 
 async fn get(sim: &Simulator, path: &str, token: Option<&str>) -> String {
@@ -174,6 +128,8 @@ async fn bad_input_is_400_status() {
         "/api/v1/namespaces/analytics/pods?watch=maybe",
         "/api/v1/namespaces/analytics/pods?limit=-1",
         "/api/v1/namespaces/analytics/pods?fieldSelector=spec.bogus%3Dx",
+        "/api/v1/namespaces/analytics/pods?labelSelector=%3D%3D%3D",
+        "/api/v1/namespaces/analytics/pods?labelSelector=app%20in%20db",
         "/api/v1/namespaces/%ff%fe/pods/x",
     ] {
         let r = get(&sim, path, Some(&token)).await;

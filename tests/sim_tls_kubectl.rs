@@ -1,15 +1,13 @@
 //! Real kubectl against the simulator over HTTPS with the kubeconfig it writes: `get` works and
 //! prints the case's columns, a wrong token is `Unauthorized`, a denied verb is `Forbidden` with
 //! kube-apiserver's message, `create -f` and `apply -f` of a Pod manifest pass validation (no
-//! `--validate=false`) and reach the POST, and `explain pod.spec.containers` works.
+//! `--validate=false`) and reach the server (POST, then apply's PATCH, then `unchanged`), and
+//! `explain pod.spec.containers` works.
 //! Each test skips (with a printed reason) when kubectl is not on PATH.
 
 mod common;
 
-use std::path::Path;
-use std::time::Duration;
-
-use podscope::sim::{SimClock, SimConfig, Simulator};
+use podscope::sim::Simulator;
 
 const CASE: &str = "01-crashloop-exit1-db";
 
@@ -29,53 +27,13 @@ spec:
 ";
 
 async fn start(deny: &[(&str, &str)]) -> (Simulator, common::cases::Expected, String) {
-    let dir = common::cluster::cases_dir().join(CASE);
-    let exp = common::cases::expected(CASE);
-    let ns = common::cluster::namespace(&dir);
-    let sim = Simulator::start(SimConfig {
-        fixtures: vec![dir],
-        clock: SimClock::Frozen(exp.now),
-        deny: deny
-            .iter()
-            .map(|(v, r)| ((*v).to_string(), (*r).to_string()))
-            .collect(),
-        ..Default::default()
-    })
-    .await
-    .expect("simulator starts");
-    (sim, exp, ns)
+    common::sim::start_case(CASE, deny).await
 }
 
-/// Runs kubectl with `kubeconfig` and a private cache dir: (success, stdout, stderr).
-async fn kubectl(kubeconfig: &Path, cache: &Path, args: &[&str]) -> (bool, String, String) {
-    let bin = common::cluster::kubectl().expect("kubectl on PATH");
-    let out = tokio::time::timeout(
-        Duration::from_secs(60),
-        tokio::process::Command::new(bin)
-            .arg("--kubeconfig")
-            .arg(kubeconfig)
-            .arg("--cache-dir")
-            .arg(cache)
-            .args(args)
-            .env_remove("KUBECONFIG")
-            .output(),
-    )
-    .await
-    .expect("kubectl finishes within 60 s")
-    .expect("kubectl runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::cluster::run_with as kubectl;
 
 fn have_kubectl() -> bool {
-    let found = common::cluster::kubectl().is_some();
-    if !found {
-        eprintln!("SKIP: kubectl is not on PATH");
-    }
-    found
+    common::cluster::kubectl().is_some()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -161,7 +119,7 @@ async fn denied_get_is_forbidden_with_the_apiserver_message() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn create_and_apply_validate_and_reach_the_post() {
+async fn create_and_apply_validate_and_reach_the_server() {
     if !have_kubectl() {
         return;
     }
@@ -171,29 +129,47 @@ async fn create_and_apply_validate_and_reach_the_post() {
     std::fs::write(&manifest, MANIFEST).expect("write manifest");
     let file = manifest.to_string_lossy().into_owned();
     let cache = dir.path().join("cache");
-    let mut seen = Vec::new();
-    for verb in ["create", "apply"] {
-        let (_, _, err) = kubectl(
+    // `create` POSTs; `apply` then finds the pod (without the last-applied annotation, which
+    // it adds with a strategic merge PATCH); a second `apply` has nothing to send.
+    let steps = [
+        ("create", "POST", "pods?fieldManager=", "pod/web created"),
+        (
+            "apply",
+            "PATCH",
+            "pods/web?fieldManager=",
+            "pod/web configured",
+        ),
+        ("apply", "", "", "pod/web unchanged"),
+    ];
+    for (verb, method, path, printed) in steps {
+        let (ok, out, err) = kubectl(
             sim.kubeconfig_path(),
             &cache,
             &[verb, "-f", &file, "-n", &ns, "-v=6"],
         )
         .await;
-        // Validation passed: no "error validating", and kubectl sent the POST with
+        assert!(ok, "{verb}: {err}");
+        assert_eq!(out.trim(), printed, "{verb}");
+        // Validation passed: no "error validating", and kubectl sent the write with
         // server-side strict field validation.
         assert!(!err.contains("error validating"), "{verb}: {err}");
+        if method.is_empty() {
+            assert!(
+                !err.contains("verb=\"PATCH\""),
+                "{verb} sent a patch:\n{err}"
+            );
+            continue;
+        }
         assert!(
             err.contains(&format!(
-                "verb=\"POST\" url=\"{}/api/v1/namespaces/{ns}/pods?fieldManager=",
+                "verb=\"{method}\" url=\"{}/api/v1/namespaces/{ns}/{path}",
                 sim.url()
             )),
-            "{verb} did not POST:\n{err}"
+            "{verb} did not {method}:\n{err}"
         );
         assert!(err.contains("fieldValidation=Strict"), "{verb}: {err}");
-        seen.push(verb);
     }
     sim.shutdown().await;
-    assert_eq!(seen, ["create", "apply"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,54 +5,21 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
+use common::sim::podscope_once;
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use podscope::app::Msg;
 use podscope::cluster::watch::watch_pod;
 use podscope::cluster::{ConnectOptions, connect};
-use podscope::sim::{SimClock, SimConfig, Simulator};
+use podscope::sim::Simulator;
 
 const CASE: &str = "01-crashloop-exit1-db";
 
 async fn start(deny: &[(&str, &str)]) -> (Simulator, common::cases::Expected, String) {
-    let dir = common::cluster::cases_dir().join(CASE);
-    let exp = common::cases::expected(CASE);
-    let ns = common::cluster::namespace(&dir);
-    let sim = Simulator::start(SimConfig {
-        fixtures: vec![dir],
-        clock: SimClock::Frozen(exp.now),
-        deny: deny
-            .iter()
-            .map(|(v, r)| ((*v).to_string(), (*r).to_string()))
-            .collect(),
-        ..Default::default()
-    })
-    .await
-    .expect("simulator starts");
-    (sim, exp, ns)
-}
-
-fn podscope_once(kubeconfig: &Path, ns: &str, pod: &str, now: jiff::Timestamp) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_podscope"))
-        .arg("--kubeconfig")
-        .arg(kubeconfig)
-        .args([
-            "-n",
-            ns,
-            pod,
-            "--once",
-            "-o",
-            "json",
-            "--now",
-            &now.to_string(),
-        ])
-        .env_remove("KUBECONFIG")
-        .output()
-        .expect("podscope runs")
+    common::sim::start_case(CASE, deny).await
 }
 
 fn one_line_error(out: &Output) -> String {

@@ -2,10 +2,12 @@
 //! 200 + ERROR 410 Expired event (raw HTTP), the kube watcher relists after 410, and
 //! `kubectl get pod -w` prints the modified STATUS.
 
-mod sim_support;
+mod common;
 
 use std::time::Duration;
 
+use common::cluster::{case, kubectl};
+use common::sim::{raw_get, start_frozen};
 use futures::StreamExt;
 use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, Pod};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
@@ -14,7 +16,6 @@ use kube::runtime::watcher::{self, Event};
 use kube::{Api, Client};
 use podscope::sim::{Simulator, load_fixture};
 use serde_json::Value;
-use sim_support::{case, kubectl, raw_get, start_frozen};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 async fn client(sim: &Simulator) -> Client {
@@ -138,7 +139,7 @@ async fn stale_resource_version_gets_410_and_kube_watcher_relists() {
     let current = sim.store().resource_version();
 
     let raw = raw_get(
-        sim.url(),
+        &sim,
         &format!("/api/v1/namespaces/{ns}/pods?&watch=true&fieldSelector=metadata.name%3D{name}&resourceVersion={listed_rv}"),
     )
     .await;
@@ -181,7 +182,7 @@ async fn watch_bookmarks_and_timeout() {
     let sim = start_frozen(&[case("01-")]).await;
     let rv = sim.store().resource_version();
     let raw = raw_get(
-        sim.url(),
+        &sim,
         &format!("/api/v1/namespaces/{ns}/pods?&watch=1&timeoutSeconds=2&fieldSelector=metadata.name%3D{name}&allowWatchBookmarks=true&resourceVersion={rv}"),
     )
     .await;
@@ -198,7 +199,7 @@ async fn watch_bookmarks_and_timeout() {
         assert_eq!(e["object"]["metadata"]["resourceVersion"], rv.to_string());
     }
     let initial = raw_get(
-        sim.url(),
+        &sim,
         &format!("/api/v1/namespaces/{ns}/pods?watch=true&sendInitialEvents=true&timeoutSeconds=1"),
     )
     .await;

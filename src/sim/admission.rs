@@ -1,5 +1,5 @@
-//! Creating pods the way the API server does: decode (with `fieldValidation`), validate the
-//! fields kubectl and the kubelet model need, apply the defaults, store, hand to the kubelet.
+//! Creating pods the way the API server does (after [`super::input`] decoded them): validate
+//! the fields kubectl and the kubelet model need, apply the defaults, store, hand to the kubelet.
 //!
 //! Defaults (a subset of `pkg/apis/core/v1/defaults.go` plus admission): `restartPolicy: Always`,
 //! `terminationGracePeriodSeconds: 30`, `dnsPolicy: ClusterFirst`, `schedulerName:
@@ -14,122 +14,9 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::api::core::v1::{
     Container, PodSecurityContext, PodStatus, Probe, ResourceRequirements, Toleration,
 };
-use serde_json::Value;
 
 use super::status::ApiError;
 use super::store::{Intent, Store};
-
-/// How strictly unknown fields are treated (`?fieldValidation=`; kubectl sends `Strict`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FieldValidation {
-    /// Unknown or duplicate fields are a 400 `strict decoding error`.
-    Strict,
-    /// Unknown fields become `Warning` headers.
-    Warn,
-    /// Unknown fields are dropped silently.
-    Ignore,
-}
-
-impl FieldValidation {
-    /// Parses the query value (absent → `Warn`, the server default). Errors: 400 for others.
-    pub fn parse(v: Option<&str>) -> Result<Self, ApiError> {
-        match v.unwrap_or("") {
-            "" | "Warn" => Ok(Self::Warn),
-            "Strict" => Ok(Self::Strict),
-            "Ignore" => Ok(Self::Ignore),
-            other => Err(ApiError::bad_request(format!(
-                "fieldValidation: Unsupported value: \"{other}\": supported values: \"Ignore\", \"Strict\", \"Warn\""
-            ))),
-        }
-    }
-}
-
-fn cannot_handle(why: impl std::fmt::Display) -> ApiError {
-    ApiError::bad_request(format!(
-        "Pod in version \"v1\" cannot be handled as a Pod: {why}"
-    ))
-}
-
-/// Parses a request body (JSON, or YAML when `yaml`) as a JSON value. Errors: 400 naming the
-/// parse problem.
-pub(crate) fn parse_body(body: &[u8], yaml: bool) -> Result<Value, ApiError> {
-    if yaml {
-        serde_yaml::from_slice(body).map_err(|e| ApiError::bad_request(format!("yaml: {e}")))
-    } else {
-        serde_json::from_slice(body).map_err(|e| {
-            ApiError::bad_request(format!("couldn't get version/kind; json parse error: {e}"))
-        })
-    }
-}
-
-/// Decodes a Pod from a JSON value: checks `kind`/`apiVersion`, reports unknown fields per
-/// `fv` (returned as warnings for `Warn`). Errors: 400 BadRequest.
-pub(crate) fn decode_pod(
-    value: Value,
-    fv: FieldValidation,
-) -> Result<(Pod, Vec<String>), ApiError> {
-    if !value.is_object() {
-        return Err(cannot_handle("the body is not a JSON object"));
-    }
-    match value.get("kind").and_then(Value::as_str) {
-        None | Some("Pod") => {}
-        Some(kind) => return Err(cannot_handle(format!("kind {kind:?} is not Pod"))),
-    }
-    match value.get("apiVersion").and_then(Value::as_str) {
-        None | Some("v1") => {}
-        Some(v) => {
-            return Err(ApiError::bad_request(format!(
-                "the API version in the data ({v}) does not match the expected API version (v1)"
-            )));
-        }
-    }
-    let pod: Pod = serde_json::from_value(value.clone()).map_err(cannot_handle)?;
-    let mut unknown = Vec::new();
-    if fv != FieldValidation::Ignore
-        && let Ok(back) = serde_json::to_value(&pod)
-    {
-        unknown_fields(&value, &back, "", &mut unknown);
-    }
-    let texts: Vec<String> = unknown
-        .iter()
-        .map(|f| format!("unknown field \"{f}\""))
-        .collect();
-    if fv == FieldValidation::Strict && !texts.is_empty() {
-        return Err(cannot_handle(format!(
-            "strict decoding error: {}",
-            texts.join(", ")
-        )));
-    }
-    Ok((pod, texts))
-}
-
-/// Paths present in `input` but lost when decoding (`back` is the decoded object re-encoded).
-fn unknown_fields(input: &Value, back: &Value, path: &str, out: &mut Vec<String>) {
-    match (input, back) {
-        (Value::Object(a), Value::Object(b)) => {
-            for (k, v) in a {
-                if v.is_null() {
-                    continue;
-                }
-                let p = if path.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{path}.{k}")
-                };
-                match b.get(k) {
-                    Some(bv) => unknown_fields(v, bv, &p, out),
-                    None => out.push(p),
-                }
-            }
-        }
-        (Value::Array(a), Value::Array(b)) => {
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                unknown_fields(x, y, &format!("{path}[{i}]"), out);
-            }
-        }
-        _ => {}
-    }
-}
 
 /// The fields the API server would reject, as `field: Required value` style causes.
 pub(crate) fn validate(pod: &Pod) -> Vec<String> {
@@ -351,21 +238,6 @@ fn generated_suffix(seed: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn strict_reports_unknown_fields_by_path() {
-        let v: Value = serde_json::json!({
-            "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "x"},
-            "spec": {"containers": [{"name": "a", "image": "i", "imagePullPolcy": "Always"}], "bogus": 1}
-        });
-        let err = decode_pod(v.clone(), FieldValidation::Strict).expect_err("unknown fields");
-        assert_eq!(
-            err.message,
-            "Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field \"spec.bogus\", unknown field \"spec.containers[0].imagePullPolcy\""
-        );
-        let (_, warnings) = decode_pod(v, FieldValidation::Warn).expect("warn only");
-        assert_eq!(warnings.len(), 2);
-    }
 
     #[test]
     fn validation_names_the_fields() {

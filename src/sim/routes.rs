@@ -29,37 +29,35 @@ pub fn router(store: Store) -> Router {
         .route("/api/v1", only_get(get(api_v1_resources)))
         .route("/api/v1/namespaces", only_get(get(list_namespaces)))
         .route("/api/v1/namespaces/{ns}", only_get(get(get_namespace)))
-        .route("/api/v1/pods", only_get(get(all_pods)))
+        .route("/api/v1/pods", list_all(Resource::Pods))
         .route(
             "/api/v1/namespaces/{ns}/pods",
-            only_get(get(ns_pods).post(writes::create)),
+            only_get(list_in_namespace(Resource::Pods).post(writes::create)),
         )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}",
             only_get(
-                get(one_pod)
-                    .put(writes::replace)
-                    .patch(writes::patch_pod)
+                get_one(Resource::Pods)
+                    .merge(writes::update(false))
                     .delete(writes::delete),
             ),
         )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}/status",
-            only_get(
-                get(one_pod)
-                    .put(writes::replace_status)
-                    .patch(writes::patch_status),
-            ),
+            only_get(get_one(Resource::Pods).merge(writes::update(true))),
         )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}/log",
             only_get(get(pod_log)),
         )
-        .route("/api/v1/events", only_get(get(all_events)))
-        .route("/api/v1/namespaces/{ns}/events", only_get(get(ns_events)))
+        .route("/api/v1/events", list_all(Resource::Events))
+        .route(
+            "/api/v1/namespaces/{ns}/events",
+            only_get(list_in_namespace(Resource::Events)),
+        )
         .route(
             "/api/v1/namespaces/{ns}/events/{name}",
-            only_get(get(one_event)),
+            only_get(get_one(Resource::Events)),
         )
         .merge(super::stream::routes())
         .fallback(|| async { ApiError::no_route() })
@@ -210,54 +208,34 @@ async fn get_namespace(State(store): State<Store>, Path(ns): Path<String>) -> Re
     }
 }
 
-async fn all_pods(State(s): State<Store>, RawQuery(q): RawQuery, h: HeaderMap) -> Response {
-    respond(collection(
-        s,
-        Resource::Pods,
-        None,
-        Query::parse(q.as_deref()),
-        &h,
+/// `GET` of a collection across namespaces (`/api/v1/pods`, `/api/v1/events`).
+fn list_all(res: Resource) -> MethodRouter<Store> {
+    only_get(get(
+        move |State(s): State<Store>, RawQuery(q): RawQuery, h: HeaderMap| async move {
+            respond(collection(s, res, None, Query::parse(q.as_deref()), &h))
+        },
     ))
 }
 
-async fn ns_pods(
-    State(s): State<Store>,
-    Path(ns): Path<String>,
-    RawQuery(q): RawQuery,
-    h: HeaderMap,
-) -> Response {
-    respond(collection(
-        s,
-        Resource::Pods,
-        Some(ns),
-        Query::parse(q.as_deref()),
-        &h,
-    ))
+/// `GET` of a collection in one namespace (`…/namespaces/{ns}/pods`, `…/events`).
+fn list_in_namespace(res: Resource) -> MethodRouter<Store> {
+    get(
+        move |State(s): State<Store>,
+              Path(ns): Path<String>,
+              RawQuery(q): RawQuery,
+              h: HeaderMap| async move {
+            respond(collection(s, res, Some(ns), Query::parse(q.as_deref()), &h))
+        },
+    )
 }
 
-async fn all_events(State(s): State<Store>, RawQuery(q): RawQuery, h: HeaderMap) -> Response {
-    respond(collection(
-        s,
-        Resource::Events,
-        None,
-        Query::parse(q.as_deref()),
-        &h,
-    ))
-}
-
-async fn ns_events(
-    State(s): State<Store>,
-    Path(ns): Path<String>,
-    RawQuery(q): RawQuery,
-    h: HeaderMap,
-) -> Response {
-    respond(collection(
-        s,
-        Resource::Events,
-        Some(ns),
-        Query::parse(q.as_deref()),
-        &h,
-    ))
+/// `GET` of one object (`…/pods/{name}`, `…/pods/{name}/status`, `…/events/{name}`).
+fn get_one(res: Resource) -> MethodRouter<Store> {
+    get(
+        move |State(s): State<Store>, Path((ns, name)): Path<(String, String)>, h: HeaderMap| async move {
+            respond(single(&s, res, &ns, &name, &h))
+        },
+    )
 }
 
 /// LIST or WATCH of a collection. Everything fits in one page (no `continue` is ever issued), and
@@ -294,22 +272,6 @@ fn collection(
         })
     };
     Ok(json_response(StatusCode::OK, &body))
-}
-
-async fn one_pod(
-    State(s): State<Store>,
-    Path((ns, name)): Path<(String, String)>,
-    h: HeaderMap,
-) -> Response {
-    respond(single(&s, Resource::Pods, &ns, &name, &h))
-}
-
-async fn one_event(
-    State(s): State<Store>,
-    Path((ns, name)): Path<(String, String)>,
-    h: HeaderMap,
-) -> Response {
-    respond(single(&s, Resource::Events, &ns, &name, &h))
 }
 
 fn single(

@@ -12,7 +12,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::SimError;
-use super::admission::{self, FieldValidation};
+use super::admission;
+use super::input::{self, FieldValidation};
 use super::status::ApiError;
 use super::store::Store;
 
@@ -81,7 +82,7 @@ pub fn parse_scenario(name: &str, text: &str) -> Result<Vec<Pod>, SimError> {
         if value.is_null() {
             continue;
         }
-        let (pod, _) = admission::decode_pod(value, FieldValidation::Strict).map_err(|e| {
+        let (pod, _) = input::decode_pod(value, FieldValidation::Strict).map_err(|e| {
             SimError::Scenario(format!("{name}: document {}: {}", i + 1, e.message))
         })?;
         pods.push(pod);

@@ -1,7 +1,9 @@
 //! Field and label selectors as the API server parses them (the subset a pod debugger meets).
 //!
-//! Field selector: `a=b`, `a==b`, `a!=b`, comma = AND. Label selector: `k=v`, `k==v`, `k!=v`,
-//! `k in (a,b)`, `k notin (a,b)`, `k`, `!k`, comma = AND outside parentheses.
+//! Field selector: `a=b`, `a==b`, `a!=b`, comma = AND. Label selector (the grammar of
+//! apimachinery's `labels.Parse`): `k=v`, `k==v`, `k!=v`, `k in (a,b)`, `k notin (a,b)`, `k`,
+//! `!k`, `k>1`, `k<1`, comma = AND; anything else (`===`, `a in b`, `a,`) is a 400 BadRequest
+//! worded like the API server's parser errors.
 
 use std::collections::BTreeMap;
 
@@ -30,6 +32,10 @@ pub enum LabelReq {
     Exists(String),
     /// `!k`: the label is absent.
     DoesNotExist(String),
+    /// `k>n`: the label is an integer greater than `n`.
+    Gt(String, i64),
+    /// `k<n`: the label is an integer less than `n`.
+    Lt(String, i64),
 }
 
 /// A parsed pair of selectors; the empty selector matches everything.
@@ -81,9 +87,7 @@ impl Selector {
                 negate,
             });
         }
-        for part in split_top_level(labels.unwrap_or("")) {
-            sel.labels.push(parse_label_req(&part)?);
-        }
+        sel.labels = parse_labels(labels.unwrap_or("")).map_err(ApiError::bad_request)?;
         Ok(sel)
     }
 
@@ -111,69 +115,201 @@ fn labels_match(reqs: &[LabelReq], labels: &BTreeMap<String, String>) -> bool {
         LabelReq::NotIn(k, vs) => labels.get(k).is_none_or(|v| !vs.contains(v)),
         LabelReq::Exists(k) => labels.contains_key(k),
         LabelReq::DoesNotExist(k) => !labels.contains_key(k),
+        LabelReq::Gt(k, n) => int_label(labels, k).is_some_and(|v| v > *n),
+        LabelReq::Lt(k, n) => int_label(labels, k).is_some_and(|v| v < *n),
     })
 }
 
-/// Splits on commas that are not inside parentheses; trims and drops empty parts.
-fn split_top_level(text: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut cur = String::new();
-    for ch in text.chars() {
-        match ch {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(std::mem::take(&mut cur));
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(ch);
-    }
-    parts.push(cur);
-    parts
-        .into_iter()
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
-        .collect()
+fn int_label(labels: &BTreeMap<String, String>, key: &str) -> Option<i64> {
+    labels.get(key).and_then(|v| v.parse().ok())
 }
 
-fn parse_label_req(part: &str) -> Result<LabelReq, ApiError> {
-    let bad = || ApiError::bad_request(format!("unable to parse requirement: {part}"));
-    let set = |rest: &str| -> Result<Vec<String>, ApiError> {
-        let inner = rest
-            .trim()
-            .strip_prefix('(')
-            .and_then(|r| r.strip_suffix(')'))
-            .ok_or_else(bad)?;
-        Ok(inner.split(',').map(|v| v.trim().to_string()).collect())
+/// A token of the label selector language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Tok {
+    Ident(String),
+    /// `!`, `!=`, `=`, `==`, `>`, `<`, `(`, `)`, `,`.
+    Symbol(&'static str),
+    In,
+    NotIn,
+    End,
+}
+
+impl Tok {
+    fn text(&self) -> &str {
+        match self {
+            Tok::Ident(s) => s,
+            Tok::Symbol(s) => s,
+            Tok::In => "in",
+            Tok::NotIn => "notin",
+            Tok::End => "",
+        }
+    }
+}
+
+/// Splits a label selector into tokens: the longest symbol at each place, identifiers run to
+/// whitespace or a symbol (`in`/`notin` are keywords).
+fn tokens(text: &str) -> Vec<Tok> {
+    const SYMBOLS: [&str; 9] = ["!=", "==", "!", "=", ">", "<", "(", ")", ","];
+    let mut out = Vec::new();
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            out.push(Tok::End);
+            return out;
+        }
+        if let Some(sym) = SYMBOLS.iter().find(|s| rest.starts_with(**s)) {
+            out.push(Tok::Symbol(sym));
+            rest = &rest[sym.len()..];
+            continue;
+        }
+        let end = rest
+            .find(|c: char| c.is_whitespace() || "!=><(),".contains(c))
+            .unwrap_or(rest.len());
+        out.push(match &rest[..end] {
+            "in" => Tok::In,
+            "notin" => Tok::NotIn,
+            word => Tok::Ident(word.to_string()),
+        });
+        rest = &rest[end..];
+    }
+}
+
+/// Parses a label selector into requirements (empty text: none). Errors: the parser's message,
+/// e.g. `found '==', expected: !, identifier, or 'end of string'`.
+fn parse_labels(text: &str) -> Result<Vec<LabelReq>, String> {
+    let toks = tokens(text);
+    let mut pos = 0;
+    let mut reqs = Vec::new();
+    loop {
+        match &toks[pos] {
+            Tok::End => return Ok(reqs),
+            Tok::Ident(_) | Tok::Symbol("!") => {}
+            t => {
+                return Err(format!(
+                    "found '{}', expected: !, identifier, or 'end of string'",
+                    t.text()
+                ));
+            }
+        }
+        let req = requirement(&toks, &mut pos)
+            .map_err(|e| format!("unable to parse requirement: {e}"))?;
+        reqs.push(req);
+        match &toks[pos] {
+            Tok::End => return Ok(reqs),
+            Tok::Symbol(",") => {
+                pos += 1;
+                if !matches!(toks[pos], Tok::Ident(_) | Tok::Symbol("!")) {
+                    return Err(format!(
+                        "found '{}', expected: identifier after ','",
+                        toks[pos].text()
+                    ));
+                }
+            }
+            t => {
+                return Err(format!(
+                    "found '{}', expected: ',' or 'end of string'",
+                    t.text()
+                ));
+            }
+        }
+    }
+}
+
+/// One requirement starting at `toks[*pos]`; leaves `pos` after it.
+fn requirement(toks: &[Tok], pos: &mut usize) -> Result<LabelReq, String> {
+    let not = toks[*pos] == Tok::Symbol("!");
+    if not {
+        *pos += 1;
+    }
+    let key = match &toks[*pos] {
+        Tok::Ident(k) => k.clone(),
+        t => return Err(format!("found '{}', expected: identifier", t.text())),
     };
-    if let Some(k) = part.strip_prefix('!') {
-        return Ok(LabelReq::DoesNotExist(k.trim().to_string()));
+    *pos += 1;
+    if not {
+        return Ok(LabelReq::DoesNotExist(key));
     }
-    if let Some((k, v)) = part.split_once("!=") {
-        return Ok(LabelReq::NotIn(
-            k.trim().to_string(),
-            vec![v.trim().to_string()],
-        ));
+    let op = toks[*pos].clone();
+    if matches!(op, Tok::End | Tok::Symbol(",")) {
+        return Ok(LabelReq::Exists(key));
     }
-    if let Some((k, v)) = part.split_once("==").or_else(|| part.split_once('=')) {
-        return Ok(LabelReq::In(
-            k.trim().to_string(),
-            vec![v.trim().to_string()],
-        ));
+    *pos += 1;
+    match op {
+        Tok::In | Tok::NotIn => {
+            let values = value_set(toks, pos)?;
+            if values.is_empty() {
+                return Err("for 'in', 'notin' operators, values set can't be empty".into());
+            }
+            Ok(if op == Tok::In {
+                LabelReq::In(key, values)
+            } else {
+                LabelReq::NotIn(key, values)
+            })
+        }
+        Tok::Symbol(sym @ ("=" | "==" | "!=" | ">" | "<")) => {
+            let value = match &toks[*pos] {
+                Tok::Ident(v) => {
+                    *pos += 1;
+                    v.clone()
+                }
+                Tok::End | Tok::Symbol(",") => String::new(),
+                t => return Err(format!("found '{}', expected: identifier", t.text())),
+            };
+            let number = || {
+                value.parse::<i64>().map_err(|_| {
+                    format!("for 'Gt', 'Lt' operators, the value must be an integer: {value:?}")
+                })
+            };
+            Ok(match sym {
+                "!=" => LabelReq::NotIn(key, vec![value]),
+                ">" => LabelReq::Gt(key, number()?),
+                "<" => LabelReq::Lt(key, number()?),
+                _ => LabelReq::In(key, vec![value]),
+            })
+        }
+        t => Err(format!(
+            "found '{}', expected: in, notin, =, ==, !=, gt, lt",
+            t.text()
+        )),
     }
-    if let Some((k, rest)) = part.split_once(" notin ") {
-        return Ok(LabelReq::NotIn(k.trim().to_string(), set(rest)?));
+}
+
+/// `( v1, v2, … )` starting at `toks[*pos]`.
+fn value_set(toks: &[Tok], pos: &mut usize) -> Result<Vec<String>, String> {
+    if toks[*pos] != Tok::Symbol("(") {
+        return Err(format!("found '{}', expected: '('", toks[*pos].text()));
     }
-    if let Some((k, rest)) = part.split_once(" in ") {
-        return Ok(LabelReq::In(k.trim().to_string(), set(rest)?));
+    *pos += 1;
+    let mut values = Vec::new();
+    loop {
+        match &toks[*pos] {
+            Tok::Symbol(")") if values.is_empty() => {
+                *pos += 1;
+                return Ok(values);
+            }
+            Tok::Ident(v) => {
+                values.push(v.clone());
+                *pos += 1;
+            }
+            Tok::Symbol(",") | Tok::Symbol(")") => values.push(String::new()),
+            t => {
+                return Err(format!(
+                    "found '{}', expected: ',', ')' or identifier",
+                    t.text()
+                ));
+            }
+        }
+        match &toks[*pos] {
+            Tok::Symbol(",") => *pos += 1,
+            Tok::Symbol(")") => {
+                *pos += 1;
+                return Ok(values);
+            }
+            t => return Err(format!("found '{}', expected: ',' or ')'", t.text())),
+        }
     }
-    if part.contains(char::is_whitespace) || part.contains('(') {
-        return Err(bad());
-    }
-    Ok(LabelReq::Exists(part.to_string()))
 }
 
 #[cfg(test)]
@@ -189,6 +325,42 @@ mod tests {
         assert!(labels_match(&sel.labels, &labels));
         labels.insert("tier".to_string(), "db".to_string());
         assert!(!labels_match(&sel.labels, &labels));
+    }
+
+    #[test]
+    fn malformed_label_selectors_are_400_and_valid_ones_parse() {
+        for bad in [
+            "===", "=", "a in b", "a in ()", "a,", ",a", "a b", "!", "a>x", "a in (b", "(a)",
+        ] {
+            let err = Selector::parse(Resource::Pods, None, Some(bad)).expect_err(bad);
+            assert_eq!((err.code, err.reason), (400, "BadRequest"), "{bad}");
+        }
+        let err = Selector::parse(Resource::Pods, None, Some("===")).expect_err("===");
+        assert_eq!(
+            err.message,
+            "found '==', expected: !, identifier, or 'end of string'"
+        );
+        let sel = Selector::parse(
+            Resource::Pods,
+            None,
+            Some(" a = b ,c==,!d, e notin (x,y), f, g>2"),
+        )
+        .expect("parses");
+        assert_eq!(
+            sel.labels,
+            vec![
+                LabelReq::In("a".into(), vec!["b".into()]),
+                LabelReq::In("c".into(), vec![String::new()]),
+                LabelReq::DoesNotExist("d".into()),
+                LabelReq::NotIn("e".into(), vec!["x".into(), "y".into()]),
+                LabelReq::Exists("f".into()),
+                LabelReq::Gt("g".into(), 2),
+            ]
+        );
+        let mut labels = BTreeMap::new();
+        labels.insert("g".to_string(), "3".to_string());
+        assert!(labels_match(&[LabelReq::Gt("g".into(), 2)], &labels));
+        assert!(!labels_match(&[LabelReq::Lt("g".into(), 2)], &labels));
     }
 
     #[test]

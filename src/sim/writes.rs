@@ -7,14 +7,16 @@
 
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, put};
 use jiff::SignedDuration;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use serde_json::Value;
 
-use super::admission::{self, FieldValidation};
+use super::admission;
+use super::input::{self, FieldValidation};
 use super::patch::{self, PatchKind};
 use super::query::Query;
 use super::status::{ApiError, json_response};
@@ -55,23 +57,17 @@ pub(crate) async fn create(
     respond((|| {
         let q = Query::parse(q.as_deref());
         let fv = FieldValidation::parse(q.get("fieldValidation"))?;
-        let value = admission::parse_body(&body, is_yaml(&h))?;
-        let (pod, warnings) = admission::decode_pod(value, fv)?;
+        let value = input::parse_body(&body, is_yaml(&h))?;
+        let (pod, warnings) = input::decode_pod(value, fv)?;
         let pod = admission::create_pod_and_run(&store, &ns, pod)?;
         Ok(pod_response(StatusCode::CREATED, &pod, &warnings))
     })())
 }
 
-/// Writes `new` over the stored pod: the whole object but spec and system metadata, or only
-/// `status` when `status_only`. Errors: 404, 400 (name mismatch), 409 (stale resourceVersion),
-/// 422 (spec change).
-fn write(
-    store: &Store,
-    ns: &str,
-    name: &str,
-    new: Pod,
-    status_only: bool,
-) -> Result<Pod, ApiError> {
+/// Writes `new` over `stored` (inside the store's update): the whole object but spec and system
+/// metadata, or only `status` when `status_only`. Errors: 400 (name mismatch), 409 (stale
+/// resourceVersion), 422 (spec change).
+fn overwrite(stored: &mut Pod, new: Pod, name: &str, status_only: bool) -> Result<(), ApiError> {
     if let Some(n) = new.metadata.name.as_deref()
         && n != name
     {
@@ -79,132 +75,128 @@ fn write(
             "the name of the object ({n}) does not match the name on the URL ({name})"
         )));
     }
-    store.try_update_pod(ns, name, |stored| {
-        if let Some(rv) = new.metadata.resource_version.as_deref().filter(|r| !r.is_empty())
-            && Some(rv) != stored.metadata.resource_version.as_deref()
-        {
-            return Err(ApiError::conflict(
-                "pods",
-                name,
-                "the object has been modified; please apply your changes to the latest version and try again",
-            ));
-        }
-        if status_only {
-            stored.status = new.status.clone();
-            return Ok(());
-        }
-        let mut spec_pod = Pod {
-            spec: new.spec.clone(),
-            ..Pod::default()
+    if let Some(rv) = new
+        .metadata
+        .resource_version
+        .as_deref()
+        .filter(|r| !r.is_empty())
+        && Some(rv) != stored.metadata.resource_version.as_deref()
+    {
+        return Err(ApiError::conflict(
+            "pods",
+            name,
+            "the object has been modified; please apply your changes to the latest version and try again",
+        ));
+    }
+    if status_only {
+        stored.status = new.status;
+        return Ok(());
+    }
+    let mut spec_pod = Pod {
+        spec: new.spec.clone(),
+        ..Pod::default()
+    };
+    admission::apply_defaults(&mut spec_pod);
+    if let (Some(s), Some(old)) = (spec_pod.spec.as_mut(), stored.spec.as_ref())
+        && s.node_name.is_none()
+    {
+        s.node_name = old.node_name.clone();
+    }
+    if spec_pod.spec != stored.spec {
+        return Err(ApiError::invalid(
+            "Pod",
+            name,
+            &[SPEC_FORBIDDEN.to_string()],
+        ));
+    }
+    let keep = stored.metadata.clone();
+    let mut meta = new.metadata;
+    meta.uid = keep.uid;
+    meta.creation_timestamp = keep.creation_timestamp;
+    meta.deletion_timestamp = keep.deletion_timestamp;
+    meta.deletion_grace_period_seconds = keep.deletion_grace_period_seconds;
+    meta.generation = keep.generation;
+    meta.namespace = keep.namespace;
+    meta.managed_fields = keep.managed_fields;
+    stored.metadata = meta;
+    Ok(())
+}
+
+/// The `PUT` and `PATCH` handlers of `/api/v1/namespaces/{ns}/pods/{name}` (→ 200 with the
+/// stored pod), or of `…/{name}/status` when `status_only` (only `status` is written).
+pub(crate) fn update(status_only: bool) -> MethodRouter<Store> {
+    let handler = move |State(store): State<Store>,
+                        Path((ns, name)): Path<(String, String)>,
+                        method: Method,
+                        RawQuery(q): RawQuery,
+                        h: HeaderMap,
+                        body: Bytes| async move {
+        respond(update_pod(
+            &store,
+            &ns,
+            &name,
+            &method,
+            q.as_deref(),
+            &h,
+            &body,
+            status_only,
+        ))
+    };
+    put(handler).patch(handler)
+}
+
+/// A PUT body (decoded before the pod is looked up, as the API server does) or a PATCH.
+enum Update {
+    Replace(Box<Pod>, Vec<String>),
+    Patch(PatchKind, Value),
+}
+
+/// One path for PUT and PATCH: bodies are decoded by [`input`], a patch is applied to the
+/// stored pod under the store's lock (so a kubelet status update in between is no conflict),
+/// then [`overwrite`] writes it. An update that changes nothing is not written.
+#[allow(clippy::too_many_arguments)]
+fn update_pod(
+    store: &Store,
+    ns: &str,
+    name: &str,
+    method: &Method,
+    q: Option<&str>,
+    h: &HeaderMap,
+    body: &[u8],
+    status_only: bool,
+) -> Result<Response, ApiError> {
+    let q = Query::parse(q);
+    let fv = FieldValidation::parse(q.get("fieldValidation"))?;
+    let update = if *method == Method::PATCH {
+        let ct = h
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        Update::Patch(
+            PatchKind::from_content_type(ct)?,
+            input::decode_patch(body)?,
+        )
+    } else {
+        let (pod, warnings) = input::decode_pod(input::parse_body(body, is_yaml(h))?, fv)?;
+        Update::Replace(Box::new(pod), warnings)
+    };
+    let mut warnings = Vec::new();
+    let pod = store.try_update_pod(ns, name, |stored| {
+        let new = match &update {
+            Update::Replace(pod, w) => {
+                warnings.clone_from(w);
+                (**pod).clone()
+            }
+            Update::Patch(kind, p) => {
+                let mut doc = serde_json::to_value(&*stored).unwrap_or(Value::Null);
+                patch::apply(*kind, &mut doc, p)?;
+                let (pod, w) = input::decode_pod(doc, fv)?;
+                warnings = w;
+                pod
+            }
         };
-        admission::apply_defaults(&mut spec_pod);
-        if let (Some(s), Some(old)) = (spec_pod.spec.as_mut(), stored.spec.as_ref())
-            && s.node_name.is_none()
-        {
-            s.node_name = old.node_name.clone();
-        }
-        if spec_pod.spec != stored.spec {
-            return Err(ApiError::invalid("Pod", name, &[SPEC_FORBIDDEN.to_string()]));
-        }
-        let keep = stored.metadata.clone();
-        let mut meta = new.metadata.clone();
-        meta.uid = keep.uid;
-        meta.creation_timestamp = keep.creation_timestamp;
-        meta.deletion_timestamp = keep.deletion_timestamp;
-        meta.deletion_grace_period_seconds = keep.deletion_grace_period_seconds;
-        meta.generation = keep.generation;
-        meta.namespace = keep.namespace;
-        meta.managed_fields = keep.managed_fields;
-        stored.metadata = meta;
-        Ok(())
-    })
-}
-
-/// `PUT /api/v1/namespaces/{ns}/pods/{name}`.
-pub(crate) async fn replace(
-    State(store): State<Store>,
-    Path((ns, name)): Path<(String, String)>,
-    RawQuery(q): RawQuery,
-    h: HeaderMap,
-    body: Bytes,
-) -> Response {
-    respond(put(&store, &ns, &name, q.as_deref(), &h, &body, false))
-}
-
-/// `PUT /api/v1/namespaces/{ns}/pods/{name}/status`.
-pub(crate) async fn replace_status(
-    State(store): State<Store>,
-    Path((ns, name)): Path<(String, String)>,
-    RawQuery(q): RawQuery,
-    h: HeaderMap,
-    body: Bytes,
-) -> Response {
-    respond(put(&store, &ns, &name, q.as_deref(), &h, &body, true))
-}
-
-fn put(
-    store: &Store,
-    ns: &str,
-    name: &str,
-    q: Option<&str>,
-    h: &HeaderMap,
-    body: &[u8],
-    status_only: bool,
-) -> Result<Response, ApiError> {
-    let q = Query::parse(q);
-    let fv = FieldValidation::parse(q.get("fieldValidation"))?;
-    let value = admission::parse_body(body, is_yaml(h))?;
-    let (pod, warnings) = admission::decode_pod(value, fv)?;
-    let pod = write(store, ns, name, pod, status_only)?;
-    Ok(pod_response(StatusCode::OK, &pod, &warnings))
-}
-
-/// `PATCH /api/v1/namespaces/{ns}/pods/{name}`.
-pub(crate) async fn patch_pod(
-    State(store): State<Store>,
-    Path((ns, name)): Path<(String, String)>,
-    RawQuery(q): RawQuery,
-    h: HeaderMap,
-    body: Bytes,
-) -> Response {
-    respond(patch(&store, &ns, &name, q.as_deref(), &h, &body, false))
-}
-
-/// `PATCH /api/v1/namespaces/{ns}/pods/{name}/status`.
-pub(crate) async fn patch_status(
-    State(store): State<Store>,
-    Path((ns, name)): Path<(String, String)>,
-    RawQuery(q): RawQuery,
-    h: HeaderMap,
-    body: Bytes,
-) -> Response {
-    respond(patch(&store, &ns, &name, q.as_deref(), &h, &body, true))
-}
-
-fn patch(
-    store: &Store,
-    ns: &str,
-    name: &str,
-    q: Option<&str>,
-    h: &HeaderMap,
-    body: &[u8],
-    status_only: bool,
-) -> Result<Response, ApiError> {
-    let q = Query::parse(q);
-    let fv = FieldValidation::parse(q.get("fieldValidation"))?;
-    let ct = h
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let kind = PatchKind::from_content_type(ct)?;
-    let patch_doc = admission::parse_body(body, false)?;
-    let stored = store
-        .pod(ns, name)
-        .ok_or_else(|| ApiError::not_found("pods", name))?;
-    let mut doc = serde_json::to_value(&stored).unwrap_or(Value::Null);
-    patch::apply(kind, &mut doc, &patch_doc)?;
-    let (pod, warnings) = admission::decode_pod(doc, fv)?;
-    let pod = write(store, ns, name, pod, status_only)?;
+        overwrite(stored, new, name, status_only)
+    })?;
     Ok(pod_response(StatusCode::OK, &pod, &warnings))
 }
 

@@ -23,9 +23,20 @@ pub struct Expected {
 }
 
 fn dir(case: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/cases")
-        .join(case)
+    super::cluster::cases_dir().join(case)
+}
+
+impl Expected {
+    /// `(header, cell)` for NAME, READY, STATUS, RESTARTS, AGE.
+    pub fn columns(&self) -> [(&'static str, &str); 5] {
+        [
+            ("NAME", &self.name),
+            ("READY", &self.ready),
+            ("STATUS", &self.status),
+            ("RESTARTS", &self.restarts),
+            ("AGE", &self.age),
+        ]
+    }
 }
 
 /// Parses expected.md: the snapshot time (the backquoted timestamp on the "Snapshot time"

@@ -1,7 +1,11 @@
 //! Helpers for tests that run against the simulator and kubectl: case folders, namespaces,
-//! the kubectl binary.
+//! the kubectl binary, running kubectl (to completion or in the background).
 
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use podscope::sim::Simulator;
 
 /// `assets/cases` in this repository.
 pub fn cases_dir() -> PathBuf {
@@ -20,6 +24,14 @@ pub fn case_dirs() -> Vec<PathBuf> {
         .collect();
     v.sort();
     v
+}
+
+/// The case folder whose name starts with `prefix` (e.g. `01-`).
+pub fn case(prefix: &str) -> PathBuf {
+    case_dirs()
+        .into_iter()
+        .find(|d| case_name(d).starts_with(prefix))
+        .expect("case folder exists")
 }
 
 /// The folder name of a case (`04-crashloop-oomkilled-jvm`).
@@ -44,12 +56,62 @@ pub fn namespace(dir: &Path) -> String {
 /// The kubectl binary on PATH, or `None` after printing why the caller skips.
 pub fn kubectl() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        let candidate = dir.join("kubectl");
-        if candidate.is_file() {
-            return Some(candidate);
-        }
+    let found = std::env::split_paths(&path)
+        .map(|d| d.join("kubectl"))
+        .find(|p| p.is_file());
+    if found.is_none() {
+        eprintln!("SKIP: kubectl not found on PATH; the kubectl comparison is skipped");
     }
-    eprintln!("SKIP: kubectl not found on PATH; the kubectl comparison is skipped");
-    None
+    found
+}
+
+/// kubectl with `kubeconfig`, a private cache dir and `args` (KUBECONFIG unset, killed when
+/// dropped).
+fn command(kubeconfig: &Path, cache: &Path, args: &[&str]) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(kubectl().expect("kubectl on PATH"));
+    cmd.arg("--kubeconfig")
+        .arg(kubeconfig)
+        .arg("--cache-dir")
+        .arg(cache)
+        .args(args)
+        .env_remove("KUBECONFIG")
+        .kill_on_drop(true);
+    cmd
+}
+
+/// Runs kubectl with `kubeconfig` (at most 60 s); returns (exit success, stdout, stderr).
+pub async fn run_with(kubeconfig: &Path, cache: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = tokio::time::timeout(
+        Duration::from_secs(60),
+        command(kubeconfig, cache, args).output(),
+    )
+    .await
+    .expect("kubectl finishes within 60 s")
+    .expect("kubectl runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs kubectl against `sim` (its kubeconfig); returns (exit success, stdout, stderr).
+pub async fn run(sim: &Simulator, cache: &Path, args: &[&str]) -> (bool, String, String) {
+    run_with(sim.kubeconfig_path(), cache, args).await
+}
+
+/// Starts kubectl against `sim` in the background with stdout and stderr captured.
+pub fn spawn(sim: &Simulator, cache: &Path, args: &[&str]) -> tokio::process::Child {
+    command(sim.kubeconfig_path(), cache, args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kubectl starts")
+}
+
+/// Stops a background kubectl (if still running) and returns its stdout.
+pub async fn finish(mut child: tokio::process::Child) -> String {
+    let _ = child.start_kill();
+    let out = child.wait_with_output().await.expect("kubectl output");
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }

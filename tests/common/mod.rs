@@ -13,6 +13,8 @@ use ratatui::backend::TestBackend;
 
 pub mod cases;
 pub mod cluster;
+pub mod kubelet;
+pub mod sim;
 pub mod svg;
 
 /// A fixed clock for scripts: 2024-06-03T07:20:15Z (case 04's snapshot time).

@@ -12,7 +12,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::events;
 use super::images::{needs_pull, pull_key};
-use super::programs::split_image;
+use super::programs::{Plan, split_image};
 use super::run::{ContainerRun, PodRun, Role, RunState, Term};
 use super::{Node, Work, after, hex256, probes, termination};
 
@@ -84,7 +84,7 @@ pub(crate) fn admit(node: &mut Node, mut pod: Pod, now: Timestamp) -> PodRun {
         initialized: !has_init,
         init_failed: false,
         terminating: None,
-        completing: false,
+        completing: None,
         conditions: vec![("PodScheduled".into(), "True".into(), now)],
         created,
         terminal: false,
@@ -165,25 +165,27 @@ pub(crate) fn sync(node: &mut Node, run: &mut PodRun, at: Timestamp) {
         }
         run.initialized = true;
     }
-    let policy = run.restart_policy().to_string();
     for i in 0..run.containers.len() {
         if run.containers[i].role != Role::Init {
             start_or_restart(node, run, i, at);
         }
     }
-    // Job-style completion: every main container finished for good → stop the sidecars.
+    complete_if_finished(node, run, at);
+}
+
+/// Job-style completion: when every main container finished for good, stop the sidecars (see
+/// [`termination::complete`]); called at the exit itself, as the kubelet's PLEG sees it, and
+/// at every sync.
+fn complete_if_finished(node: &mut Node, run: &mut PodRun, at: Timestamp) {
+    let policy = run.restart_policy().to_string();
     let mains = run.indices(Role::Main);
-    let finished = mains.iter().all(|&i| {
-        let c = &run.containers[i];
-        matches!(&c.state, RunState::Terminated(t) if !should_restart(&policy, Role::Main, t.exit_code))
-    });
-    if finished && !run.completing {
-        run.completing = true;
-        node.schedule(
-            run,
-            after(at, termination::SIDECAR_DELAY),
-            Work::StopSidecars,
-        );
+    let finished = !mains.is_empty()
+        && mains.iter().all(|&i| {
+            let c = &run.containers[i];
+            matches!(&c.state, RunState::Terminated(t) if !should_restart(&policy, Role::Main, t.exit_code))
+        });
+    if finished && run.completing.is_none() && run.terminating.is_none() {
+        termination::complete(node, run, at);
     }
 }
 
@@ -301,6 +303,25 @@ fn start_instance(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     let plan = c.program.start(c.restart_count);
     node.event(run, events::created(wording, &fp, &name), at);
     node.event(run, events::started(wording, &fp, &name), at);
+    follow_plan(node, run, i, generation, plan, at);
+    probes::on_start(node, run, i, at);
+    if !run.initialized {
+        // The start order moves on at the next sync (e.g. a sidecar without startupProbe).
+        node.schedule(run, after(at, SYNC_LATENCY), Work::Sync);
+    }
+}
+
+/// Queues what instance `generation` of container `i` does after `at` (its program's answer to
+/// a start or a signal): log lines at their offsets (`stamped` ones with the Go/nginx time
+/// prefix of their emission time) and its exit.
+pub(crate) fn follow_plan(
+    node: &mut Node,
+    run: &mut PodRun,
+    i: usize,
+    generation: u64,
+    plan: Plan,
+    at: Timestamp,
+) {
     for l in plan.logs {
         if l.offset.is_zero() {
             node.log(run, i, at, &l.text, l.stamped);
@@ -330,11 +351,6 @@ fn start_instance(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
             reason: e.reason,
         };
         node.schedule(run, after(at, e.after), work);
-    }
-    probes::on_start(node, run, i, at);
-    if !run.initialized {
-        // The start order moves on at the next sync (e.g. a sidecar without startupProbe).
-        node.schedule(run, after(at, SYNC_LATENCY), Work::Sync);
     }
 }
 
@@ -368,9 +384,10 @@ pub(crate) fn exit(
     c.ready = false;
     c.started = false;
     c.stopping = false;
-    if run.terminating.is_some() || run.completing {
+    if run.terminating.is_some() || run.completing.is_some() {
         termination::on_exit(node, run, i, at);
     } else {
+        complete_if_finished(node, run, at);
         node.schedule(run, after(at, SYNC_LATENCY), Work::Sync);
     }
 }

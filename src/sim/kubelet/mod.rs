@@ -40,6 +40,7 @@ use k8s_openapi::api::core::v1::{Event, Pod};
 pub use backoff::RESET_AFTER;
 pub use events::EventWording;
 pub use programs::MIN_RUN;
+pub use termination::SIDECAR_DELAY;
 
 use crate::model::BackoffCurve;
 use events::{EventBook, EventSpec, Involved};

@@ -162,8 +162,10 @@ pub(crate) struct PodRun {
     /// An init container failed under `restartPolicy: Never`.
     pub init_failed: bool,
     pub terminating: Option<Terminating>,
-    /// Sidecars are being stopped because all main containers finished (Job-style completion).
-    pub completing: bool,
+    /// Sidecars are being stopped because all main containers finished (Job-style completion):
+    /// the instant whatever still runs is SIGKILLed (sidecars signalled + the pod's
+    /// `terminationGracePeriodSeconds`, as the kubelet kills a pod that became terminal).
+    pub completing: Option<Timestamp>,
     /// `(type, status, lastTransitionTime)` of the kubelet-owned conditions.
     pub conditions: Vec<(String, String, Timestamp)>,
     /// `metadata.creationTimestamp`.

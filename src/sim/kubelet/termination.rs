@@ -15,8 +15,10 @@
 //! 5. 1 s after the last exit the kubelet writes the final status (phase Succeeded when every
 //!    main container exited 0, else Failed) and the pod is removed ([`super::Change::Removed`]).
 //!
-//! The same sidecar stop (3) and final phase (5, without removal) end a pod whose main containers
-//! all finished for good (Job-style pods).
+//! The same sidecar stop (3), SIGKILL deadline (4: `terminationGracePeriodSeconds` after the
+//! sidecars are signalled) and final phase (5, without removal) end a pod whose main containers
+//! all finished for good (Job-style pods, [`complete`]): a sidecar that ignores SIGTERM exits
+//! 137 at the deadline, as case 12 shows.
 
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
@@ -71,6 +73,24 @@ pub(crate) fn delete(node: &mut Node, run: &mut PodRun, grace: Option<i64>, at: 
     if !any {
         stop_next_sidecar(node, run, at);
     }
+}
+
+/// Every main container of `run` finished for good at `at`: stop the sidecars after
+/// [`SIDECAR_DELAY`] and SIGKILL what still runs `terminationGracePeriodSeconds` (default 30)
+/// after that.
+pub(crate) fn complete(node: &mut Node, run: &mut PodRun, at: Timestamp) {
+    let grace = run
+        .pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.termination_grace_period_seconds)
+        .unwrap_or(30)
+        .max(0);
+    let start = after(at, SIDECAR_DELAY);
+    let deadline = after(start, SignedDuration::from_secs(grace));
+    run.completing = Some(deadline);
+    node.schedule(run, start, Work::StopSidecars);
+    node.schedule(run, deadline, Work::GraceExpired);
 }
 
 /// `Killing`, then the preStop hook, then the stop signal.
@@ -128,36 +148,7 @@ pub(crate) fn signal(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp)
     let Some(plan) = c.program.on_signal(c.program.stop_signal()) else {
         return;
     };
-    for l in plan.logs {
-        let t = after(at, l.offset);
-        if l.offset.is_zero() {
-            node.log(run, i, t, &l.text, l.stamped);
-        } else {
-            let line = if l.stamped {
-                format!("{} {}", t.strftime("%Y/%m/%d %H:%M:%S"), l.text)
-            } else {
-                l.text
-            };
-            node.schedule(
-                run,
-                t,
-                Work::Log {
-                    c: i,
-                    generation,
-                    line,
-                },
-            );
-        }
-    }
-    if let Some(e) = plan.exit {
-        let work = Work::Exit {
-            c: i,
-            generation,
-            code: e.code,
-            reason: e.reason,
-        };
-        node.schedule(run, after(at, e.after), work);
-    }
+    super::lifecycle::follow_plan(node, run, i, generation, plan, at);
 }
 
 /// A container exited while the pod is terminating or completing.
@@ -202,12 +193,14 @@ pub(crate) fn stop_next_sidecar(node: &mut Node, run: &mut PodRun, at: Timestamp
     node.schedule(run, after(at, SYNC_LATENCY), Work::Finalize);
 }
 
-/// The grace period is over: SIGKILL whatever still runs.
+/// The grace period (of a deletion or of a completing pod, whichever ends first) is over:
+/// SIGKILL whatever still runs.
 pub(crate) fn grace_expired(node: &mut Node, run: &mut PodRun, at: Timestamp) {
-    let Some(t) = &run.terminating else {
+    let deletion = run.terminating.as_ref().map(|t| t.deadline);
+    let Some(deadline) = deletion.into_iter().chain(run.completing).min() else {
         return;
     };
-    if t.deadline > at {
+    if deadline > at {
         return;
     }
     for i in 0..run.containers.len() {

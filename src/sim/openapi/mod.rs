@@ -12,8 +12,9 @@
 //!
 //! The schemas (`assets/openapi/core-v1-pod-schemas.json`: Pod, PodList, Status and all they
 //! reference, with upstream descriptions) are generated from k8s-openapi's `schemars`
-//! implementations by `assets/openapi/generate`; the paths below are written here after the
-//! shape of kube-apiserver's `api/v1` document.
+//! implementations by `assets/openapi/generate`; at load [`patch_meta`] adds the list/patch
+//! extensions kube-apiserver has (kubectl apply's strategic merge patch depends on them); the
+//! paths below are written here after the shape of kube-apiserver's `api/v1` document.
 
 use std::sync::OnceLock;
 
@@ -26,8 +27,10 @@ use serde_json::{Value, json};
 
 use super::status::ApiError;
 
+mod patch_meta;
+
 /// The generated `components.schemas` (see the module docs).
-const SCHEMAS: &str = include_str!("../../assets/openapi/core-v1-pod-schemas.json");
+const SCHEMAS: &str = include_str!("../../../assets/openapi/core-v1-pod-schemas.json");
 
 /// The routes `/openapi/v3` and `/openapi/v3/api/v1`; merge into the main router.
 pub fn router() -> Router {
@@ -36,19 +39,51 @@ pub fn router() -> Router {
         .route("/openapi/v3/api/v1", get(api_v1))
 }
 
+/// The served `components.schemas`: the generated schemas with the list/patch extensions of
+/// [`patch_meta`] (an empty object if the embedded file were invalid JSON).
+pub(crate) fn schemas() -> &'static Value {
+    static SCHEMAS_DOC: OnceLock<Value> = OnceLock::new();
+    SCHEMAS_DOC.get_or_init(|| {
+        let mut schemas: Value = serde_json::from_str(SCHEMAS).unwrap_or_else(|e| {
+            tracing::error!("embedded OpenAPI schemas are invalid: {e}");
+            json!({})
+        });
+        patch_meta::annotate(&mut schemas);
+        schemas
+    })
+}
+
+/// The schema of a property: `schema.properties[name]` as written (with its extensions).
+pub(crate) fn property<'a>(schema: &'a Value, name: &str) -> Option<&'a Value> {
+    schema.get("properties")?.get(name)
+}
+
+/// Follows `allOf: [{$ref}]`, `$ref` and array `items` to the schema of an object (or of a
+/// list's elements); `None` when it does not resolve (free-form values).
+pub(crate) fn resolve(schema: &Value) -> Option<&'static Value> {
+    let mut s = schema;
+    if let Some(items) = s.get("items") {
+        s = items;
+    }
+    if let Some(first) = s.get("allOf").and_then(|a| a.get(0)) {
+        s = first;
+    }
+    let name = s
+        .get("$ref")?
+        .as_str()?
+        .strip_prefix("#/components/schemas/")?;
+    schemas().get(name)
+}
+
 /// The `api/v1` document (JSON text) and its hash (16 uppercase hex digits, FNV-1a 64).
 fn document() -> &'static (String, String) {
     static DOC: OnceLock<(String, String)> = OnceLock::new();
     DOC.get_or_init(|| {
-        let schemas: Value = serde_json::from_str(SCHEMAS).unwrap_or_else(|e| {
-            tracing::error!("embedded OpenAPI schemas are invalid: {e}");
-            json!({})
-        });
         let doc = json!({
             "openapi": "3.0.0",
             "info": {"title": "Kubernetes", "version": "v1.33.0"},
             "paths": paths(),
-            "components": {"schemas": schemas},
+            "components": {"schemas": schemas()},
         });
         let text = serde_json::to_string(&doc).unwrap_or_else(|_| "{}".to_string());
         let hash = format!("{:016X}", fnv1a(text.as_bytes()));
@@ -229,5 +264,61 @@ mod tests {
             );
         }
         assert_eq!(hash.len(), 16);
+    }
+
+    #[test]
+    fn lists_carry_kube_apiserver_patch_metadata() {
+        let (text, _) = document();
+        let doc: Value = serde_json::from_str(text).expect("json");
+        let schemas = &doc["components"]["schemas"];
+        let spec = &schemas["io.k8s.api.core.v1.PodSpec"]["properties"];
+        for list in [
+            "containers",
+            "initContainers",
+            "ephemeralContainers",
+            "volumes",
+        ] {
+            assert_eq!(spec[list]["x-kubernetes-patch-merge-key"], "name", "{list}");
+            assert_eq!(
+                spec[list]["x-kubernetes-list-map-keys"],
+                json!(["name"]),
+                "{list}"
+            );
+        }
+        assert_eq!(
+            spec["volumes"]["x-kubernetes-patch-strategy"],
+            "merge,retainKeys"
+        );
+        assert_eq!(spec["tolerations"]["x-kubernetes-list-type"], "atomic");
+        assert!(
+            spec["tolerations"]
+                .get("x-kubernetes-patch-strategy")
+                .is_none()
+        );
+        let container = &schemas["io.k8s.api.core.v1.Container"]["properties"];
+        assert_eq!(
+            container["ports"]["x-kubernetes-patch-merge-key"],
+            "containerPort"
+        );
+        assert_eq!(
+            container["ports"]["x-kubernetes-list-map-keys"],
+            json!(["containerPort", "protocol"])
+        );
+        assert_eq!(
+            container["volumeMounts"]["x-kubernetes-patch-merge-key"],
+            "mountPath"
+        );
+        let status = &schemas["io.k8s.api.core.v1.PodStatus"]["properties"];
+        assert_eq!(status["conditions"]["x-kubernetes-patch-merge-key"], "type");
+        assert_eq!(
+            status["containerStatuses"]["x-kubernetes-list-type"],
+            "atomic"
+        );
+        let meta = &schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"];
+        assert_eq!(
+            meta["ownerReferences"]["x-kubernetes-patch-merge-key"],
+            "uid"
+        );
+        assert_eq!(meta["finalizers"]["x-kubernetes-list-type"], "set");
     }
 }

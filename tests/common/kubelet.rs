@@ -1,6 +1,5 @@
-//! Shared helpers for the kubelet tests: a virtual clock driver and `kubectl get -w` rows.
-
-#![allow(dead_code)]
+//! Helpers for the kubelet model tests: the seed's node, a virtual clock driver and
+//! `kubectl get -w` rows.
 
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::Pod;
@@ -17,13 +16,19 @@ pub fn secs(s: f64) -> SignedDuration {
     SignedDuration::try_from_secs_f64(s).expect("finite")
 }
 
-pub fn kubelet() -> Kubelet {
-    Kubelet::new(KubeletConfig {
+/// The seed's node: `k8s-node-2` (192.168.10.21), pod IPs from 172.20.172.0/24.
+pub fn seed_node() -> KubeletConfig {
+    KubeletConfig {
         node_name: "k8s-node-2".into(),
         host_ip: "192.168.10.21".into(),
         pod_cidr_prefix: "172.20.172.".into(),
         curve: BackoffCurve::DEFAULT,
-    })
+    }
+}
+
+/// A kubelet model on the seed's node.
+pub fn kubelet() -> Kubelet {
+    Kubelet::new(seed_node())
 }
 
 pub fn pod_from_yaml(yaml: &str) -> Pod {
@@ -101,6 +106,41 @@ pub fn dedup(
     }
     out
 }
+
+/// `kubectl apply -f hello-pod.yaml && kubectl get pod hello -w`, verbatim from the seed.
+pub const SEED_HELLO_WATCH: &str = "NAME    READY   STATUS    RESTARTS   AGE
+hello   0/2     Pending   0          0s
+hello   0/2     Init:0/2   0          1s
+hello   0/2     Init:0/2   0          2s
+hello   0/2     Init:0/2   0          3s
+hello   0/2     Init:0/2   0          4s
+hello   0/2     Init:1/2   0          5s
+hello   0/2     Init:1/2   0          5s
+hello   0/2     PodInitializing   0          6s
+hello   0/2     PodInitializing   0          6s
+hello   1/2     PodInitializing   0          7s
+hello   1/2     Running           0          7s
+hello   1/2     Running           0          9s
+hello   2/2     Running           0          9s
+";
+
+/// `kubectl apply -f crash.yaml && kubectl get pod crash -w`, verbatim from the seed.
+pub const SEED_CRASH_WATCH: &str = "NAME    READY   STATUS    RESTARTS   AGE
+crash   0/1     Pending   0          0s
+crash   0/1     ContainerCreating   0          0s
+crash   0/1     ContainerCreating   0          1s
+crash   0/1     ContainerCreating   0          2s
+crash   1/1     Running             0          3s
+crash   0/1     Error               0          4s
+crash   1/1     Running             1 (2s ago)   5s
+crash   0/1     Error               1 (3s ago)   6s
+crash   0/1     CrashLoopBackOff    1 (13s ago)   18s
+crash   1/1     Running             2 (15s ago)   20s
+crash   0/1     Error               2 (15s ago)   20s
+crash   0/1     CrashLoopBackOff    2 (22s ago)   41s
+crash   1/1     Running             3 (24s ago)   43s
+crash   0/1     Error               3 (25s ago)   44s
+";
 
 /// Parses the seed's `kubectl get pod NAME -w` block (header skipped) into cells.
 pub fn seed_rows(block: &str) -> Vec<(String, String, String)> {
