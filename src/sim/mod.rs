@@ -25,6 +25,7 @@ mod kubeconfig;
 pub mod kubelet;
 mod logbuf;
 mod logs;
+mod logs_ws;
 mod object;
 mod openapi;
 mod patch;
