@@ -3,9 +3,11 @@
 
 pub mod config;
 pub mod logs;
+pub mod logs_ws;
 pub mod once;
 pub mod session;
 pub mod watch;
+pub mod ws_auth;
 
 pub use config::{ConnectError, ConnectOptions, Target, connect};
 pub use session::Session;
