@@ -157,6 +157,22 @@ mod tests {
     }
 
     #[test]
+    fn log_transport_defaults_to_http_and_parses_websocket() {
+        let cli = Cli::try_parse_from(["podscope", "web"]).expect("parses");
+        assert_eq!(
+            cli.attach.expect("attach").log_transport,
+            LogTransport::Http
+        );
+        let cli = Cli::try_parse_from(["podscope", "demo", "--log-transport", "websocket"])
+            .expect("parses");
+        let Some(Command::Demo(d)) = cli.command else {
+            panic!("expected demo")
+        };
+        assert_eq!(d.log_transport, LogTransport::Websocket);
+        assert!(Cli::try_parse_from(["podscope", "web", "--log-transport", "spdy"]).is_err());
+    }
+
+    #[test]
     fn output_requires_once() {
         assert!(Cli::try_parse_from(["podscope", "web", "-o", "json"]).is_err());
     }

@@ -393,3 +393,97 @@ async fn follow_over_websocket_survives_restarts() {
     assert!(err[0].starts_with(marker), "{err:?}");
     sim.shutdown().await;
 }
+
+// ---- the TUI log pane's path: Session → stream task ----
+
+/// The log pane's stream (what `podscope attach --log-transport websocket` spawns) yields the
+/// same lines over a WebSocket as over HTTP, and the server's message as the end reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_streams_over_websocket_like_http() {
+    use podscope::app::{Cmd, Msg};
+    use podscope::cluster::logs_ws::LogTransport;
+    use podscope::cluster::{ConnectOptions, Session, connect};
+
+    let dir = case("01-");
+    let (name, ns) = name_ns(&dir);
+    let sim = start_https(&dir).await;
+    let container = load_fixture(&dir)
+        .expect("fixture")
+        .pod
+        .spec
+        .expect("spec")
+        .containers[0]
+        .name
+        .clone();
+    let mut got = Vec::new();
+    for transport in [LogTransport::Http, LogTransport::Websocket] {
+        let target = connect(
+            &ConnectOptions {
+                kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
+                context: None,
+                namespace: Some(ns.clone()),
+            },
+            &name,
+        )
+        .await
+        .expect("connects");
+        let (tx, mut rx) = tokio::sync::mpsc::channel(1024);
+        let mut session = Session::start(target, tx)
+            .with_log_transport(transport)
+            .expect("transport usable with the simulator's kubeconfig");
+        let follow = |stream, container: &str| Cmd::FollowLogs {
+            stream,
+            container: container.to_owned(),
+            previous: true,
+            since: None,
+            tail_lines: None,
+        };
+        session.execute(&follow(1, &container));
+        let mut lines = Vec::new();
+        let ended = tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                match rx.recv().await.expect("a message") {
+                    Msg::LogLines {
+                        stream: 1,
+                        lines: l,
+                    } => lines.extend(l),
+                    Msg::LogStreamEnded { stream: 1, reason } => return reason,
+                    _ => {}
+                }
+            }
+        })
+        .await
+        .expect("the stream ends");
+        assert_eq!(ended, None, "{transport:?}");
+        session.execute(&follow(2, "nope"));
+        let reason = tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                if let Msg::LogStreamEnded { stream: 2, reason } =
+                    rx.recv().await.expect("a message")
+                {
+                    return reason;
+                }
+            }
+        })
+        .await
+        .expect("the bad stream ends");
+        assert_eq!(
+            reason.as_deref(),
+            Some(format!("container nope is not valid for pod {name}").as_str()),
+            "{transport:?}"
+        );
+        session.execute(&Cmd::Quit);
+        got.push(lines);
+    }
+    let want: Vec<String> = std::fs::read_to_string(dir.join("logs-previous.txt"))
+        .expect("logs-previous.txt")
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let texts = |l: &[podscope::model::log::LogLine]| -> Vec<String> {
+        l.iter().map(|l| l.text.clone()).collect()
+    };
+    assert_eq!(texts(&got[0]), want);
+    assert_eq!(got[1], got[0]);
+    sim.shutdown().await;
+}

@@ -251,3 +251,53 @@ impl ServerCertVerifier for AcceptAnyServerCert {
         self.0.signature_verification_algorithms.supported_schemes()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn config(user: &str, cluster_extra: &str) -> kube::Config {
+        let yaml = format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: k\n  cluster:\n    server: https://127.0.0.1:6443\n{cluster_extra}contexts:\n- name: c\n  context: {{cluster: k, user: u}}\nusers:\n- name: u\n  user:\n{user}"
+        );
+        let kc = kube::config::Kubeconfig::from_yaml(&yaml).expect("kubeconfig");
+        kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+            .await
+            .expect("config")
+    }
+
+    #[tokio::test]
+    async fn bearer_basic_and_impersonation_headers() {
+        let c = config(
+            "    token: abc123\n    as: jane\n    as-groups: [dev, ops]\n",
+            "",
+        )
+        .await;
+        let h = request_headers(&c).expect("headers");
+        assert_eq!(h["authorization"], "Bearer abc123");
+        assert_eq!(h["impersonate-user"], "jane");
+        let groups: Vec<_> = h.get_all("impersonate-group").iter().collect();
+        assert_eq!(groups, ["dev", "ops"]);
+
+        let c = config("    username: admin\n    password: s3cret\n", "").await;
+        let h = request_headers(&c).expect("headers");
+        // base64("admin:s3cret")
+        assert_eq!(h["authorization"], "Basic YWRtaW46czNjcmV0");
+    }
+
+    #[tokio::test]
+    async fn exec_plugins_and_missing_ca_are_refused_with_the_fix() {
+        let c = config("    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: get-token\n", "").await;
+        let e = request_headers(&c).expect_err("exec is not supported");
+        assert!(e.0.ends_with("use --log-transport http"), "{e}");
+
+        let c = config("    token: abc\n", "").await;
+        let e = tls_config(&c, "127.0.0.1").expect_err("no CA");
+        assert!(e.0.contains("certificate-authority"), "{e}");
+
+        let c = config("    token: abc\n", "    insecure-skip-tls-verify: true\n").await;
+        let (tls, name) = tls_config(&c, "127.0.0.1").expect("insecure is allowed");
+        assert_eq!(tls.alpn_protocols, [b"http/1.1".to_vec()]);
+        assert_eq!(name.to_str(), "127.0.0.1");
+    }
+}
