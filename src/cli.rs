@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::cluster::logs_ws::LogTransport;
+
 /// `podscope`: a terminal UI for debugging one Kubernetes pod.
 ///
 /// `podscope POD` is short for `podscope attach POD`. A pod literally named `sim` or `demo`
@@ -77,6 +79,10 @@ pub struct AttachArgs {
     /// Most log lines the log pane keeps; older ones are dropped (and counted in its title).
     #[arg(long, value_name = "N", default_value_t = crate::model::log::DEFAULT_LOG_LINES)]
     pub log_lines: usize,
+    /// How the log pane reads logs: `http` (streaming GET) or `websocket` (the same GET upgraded
+    /// to a WebSocket, for proxies that pass only WebSockets).
+    #[arg(long, value_enum, default_value_t = LogTransport::Http)]
+    pub log_transport: LogTransport,
 }
 
 /// `--once` output format.
@@ -103,6 +109,9 @@ pub struct DemoArgs {
     /// Most log lines the log pane keeps; older ones are dropped (and counted in its title).
     #[arg(long, value_name = "N", default_value_t = crate::model::log::DEFAULT_LOG_LINES)]
     pub log_lines: usize,
+    /// How the log pane reads logs: `http` or `websocket` (see `podscope attach --help`).
+    #[arg(long, value_enum, default_value_t = LogTransport::Http)]
+    pub log_transport: LogTransport,
 }
 
 #[cfg(test)]
@@ -151,6 +160,22 @@ mod tests {
             panic!("expected demo")
         };
         assert_eq!(d.log_lines, 500);
+    }
+
+    #[test]
+    fn log_transport_defaults_to_http_and_parses_websocket() {
+        let cli = Cli::try_parse_from(["podscope", "web"]).expect("parses");
+        assert_eq!(
+            cli.attach.expect("attach").log_transport,
+            LogTransport::Http
+        );
+        let cli = Cli::try_parse_from(["podscope", "demo", "--log-transport", "websocket"])
+            .expect("parses");
+        let Some(Command::Demo(d)) = cli.command else {
+            panic!("expected demo")
+        };
+        assert_eq!(d.log_transport, LogTransport::Websocket);
+        assert!(Cli::try_parse_from(["podscope", "web", "--log-transport", "spdy"]).is_err());
     }
 
     #[test]

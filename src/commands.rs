@@ -73,7 +73,10 @@ async fn run_tui(target: Target, args: &AttachArgs) -> color_eyre::Result<ExitCo
     let mut state = crate::app::State::new(&target.namespace, &target.pod, now, theme);
     state.preferred_container.clone_from(&args.container);
     state.logs = crate::app::logs::LogPane::new(args.log_lines);
-    let session = Session::start(target, tx);
+    let session = match Session::start(target, tx).with_log_transport(args.log_transport) {
+        Ok(s) => s,
+        Err(e) => return Ok(setup_error(&e.to_string())),
+    };
     crate::app::run::run(state, rx, session).await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -83,6 +83,7 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         output: args.output,
         now: None,
         log_lines: args.log_lines,
+        log_transport: args.log_transport,
     };
     let code = crate::commands::attach(&attach).await;
     sim.shutdown().await;

@@ -19,6 +19,9 @@ pub struct Target {
     pub pod: String,
     /// The API server URL (for messages).
     pub server: String,
+    /// The resolved configuration `client` was built from (server, TLS, credentials), for
+    /// connections kube-rs does not make itself (the WebSocket log transport).
+    pub config: kube::Config,
 }
 
 impl std::fmt::Debug for Target {
@@ -156,12 +159,14 @@ pub async fn connect(opts: &ConnectOptions, pod: &str) -> Result<Target, Connect
         .clone()
         .unwrap_or_else(|| config.default_namespace.clone());
     let server = config.cluster_url.to_string();
-    let client = kube::Client::try_from(config).map_err(|e| ConnectError::Invalid(one_line(&e)))?;
+    let client =
+        kube::Client::try_from(config.clone()).map_err(|e| ConnectError::Invalid(one_line(&e)))?;
     Ok(Target {
         client,
         namespace,
         pod: pod.to_owned(),
         server,
+        config,
     })
 }
 

@@ -13,6 +13,7 @@ use kube::api::LogParams;
 use tokio::sync::mpsc::Sender;
 use tokio::time::Instant;
 
+use super::logs_ws::LogSource;
 use crate::app::Msg;
 use crate::model::log::LogLine;
 
@@ -208,11 +209,17 @@ pub struct StreamSpec {
 /// `Msg::LogStreamEnded` (`reason` = `None` at a clean end, else the server's message or the
 /// transport error). Returns early when the receiver is gone.
 pub async fn stream_task(api: Api<Pod>, spec: StreamSpec, tx: Sender<Msg>) {
+    stream_task_from(LogSource::Http(api), spec, tx).await;
+}
+
+/// [`stream_task`] reading from any [`LogSource`] (HTTP or WebSocket): the same batches and end
+/// message whichever transport carries the bytes.
+pub async fn stream_task_from(source: LogSource, spec: StreamSpec, tx: Sender<Msg>) {
     let ended = |reason| Msg::LogStreamEnded {
         stream: spec.stream,
         reason,
     };
-    let body = match open(&api, &spec.pod, &spec.params).await {
+    let body = match source.open(&spec.pod, &spec.params).await {
         Ok(b) => b,
         Err(e) => {
             let _ = tx.send(ended(Some(e.to_string()))).await;

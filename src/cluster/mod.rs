@@ -7,10 +7,12 @@ pub mod exec;
 pub mod forward;
 pub mod forward_cli;
 pub mod logs;
+pub mod logs_ws;
 pub mod once;
 pub mod session;
 pub mod tty;
 pub mod watch;
+pub mod ws_auth;
 
 pub use config::{ConnectError, ConnectOptions, Target, connect};
 pub use session::Session;

@@ -10,8 +10,10 @@ use tokio::sync::mpsc::Sender;
 use tokio::task::JoinHandle;
 
 use super::config::Target;
-use super::logs::{StreamSpec, stream_task};
+use super::logs::{StreamSpec, stream_task_from};
+use super::logs_ws::{LogSource, LogTransport};
 use super::watch::{watch_events, watch_pod};
+use super::ws_auth::WsAuthError;
 use crate::app::{Cmd, Msg};
 
 /// A task that is aborted when dropped (replacing a stream aborts the old one).
@@ -33,6 +35,8 @@ pub struct Session {
     events_watch: Option<Owned>,
     /// Log streams by id; finished ones are pruned when the next one starts.
     logs: HashMap<u64, Owned>,
+    /// Where log streams read from (`--log-transport`); `None` = HTTP through `target.client`.
+    log_source: Option<LogSource>,
 }
 
 impl Session {
@@ -53,7 +57,22 @@ impl Session {
             pod_watch: Some(Owned(task)),
             events_watch: None,
             logs: HashMap::new(),
+            log_source: None,
         }
+    }
+
+    /// Reads log streams over `transport` from now on (default HTTP). Errors: the kubeconfig's
+    /// credentials or TLS settings cannot be used over a WebSocket (see
+    /// [`crate::cluster::ws_auth`]).
+    pub fn with_log_transport(mut self, transport: LogTransport) -> Result<Session, WsAuthError> {
+        let api: Api<Pod> = Api::namespaced(self.target.client.clone(), &self.target.namespace);
+        self.log_source = Some(LogSource::new(
+            transport,
+            api,
+            &self.target.config,
+            &self.target.namespace,
+        )?);
+        Ok(self)
     }
 
     /// Carries out one effect returned by `update` (spawning or aborting tasks).
@@ -79,8 +98,12 @@ impl Session {
                 tail_lines,
             } => {
                 self.logs.retain(|_, t| !t.0.is_finished());
-                let api: Api<Pod> =
-                    Api::namespaced(self.target.client.clone(), &self.target.namespace);
+                let source = self.log_source.clone().unwrap_or_else(|| {
+                    LogSource::Http(Api::namespaced(
+                        self.target.client.clone(),
+                        &self.target.namespace,
+                    ))
+                });
                 let spec = StreamSpec {
                     stream: *stream,
                     pod: self.target.pod.clone(),
@@ -97,7 +120,7 @@ impl Session {
                         ..LogParams::default()
                     },
                 };
-                let task = tokio::spawn(stream_task(api, spec, self.tx.clone()));
+                let task = tokio::spawn(stream_task_from(source, spec, self.tx.clone()));
                 self.logs.insert(*stream, Owned(task));
             }
             Cmd::StopLogs { stream } => {

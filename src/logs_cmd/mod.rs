@@ -14,7 +14,8 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use kube::api::LogParams;
 
-use crate::cluster::logs::{BATCH_LINES, BATCH_WAIT, LineBatcher, LogError, open};
+use crate::cluster::logs::{BATCH_LINES, BATCH_WAIT, LineBatcher, LogError};
+use crate::cluster::logs_ws::{LogSource, LogTransport};
 use crate::cluster::{ConnectOptions, connect};
 use crate::model::duration::parse_go_duration;
 use crate::model::log_resume::{ResumeFilter, ResumeTracker};
@@ -67,6 +68,10 @@ pub struct LogsArgs {
     /// Path to a kubeconfig file.
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
+    /// How to read the log: `http` (the streaming GET kubectl makes) or `websocket` (the same
+    /// GET upgraded to a WebSocket, for proxies that pass only WebSockets).
+    #[arg(long, value_enum, default_value_t = LogTransport::Http)]
+    pub log_transport: LogTransport,
 }
 
 /// A failure to report on stderr and exit 1 with, worded as kubectl words it.
@@ -102,6 +107,8 @@ pub(crate) enum PumpError {
 /// Everything a stream needs.
 pub(crate) struct Ctx {
     api: Api<Pod>,
+    /// Where log requests go (`--log-transport`).
+    source: LogSource,
     pod: String,
     out: OutTx,
     args: LogsArgs,
@@ -241,7 +248,9 @@ pub(crate) async fn pump(
     mut filter: ResumeFilter,
     mut tracker: Option<&mut ResumeTracker>,
 ) -> Result<(), PumpError> {
-    let body = open(&ctx.api, &ctx.pod, params)
+    let body = ctx
+        .source
+        .open(&ctx.pod, params)
         .await
         .map_err(PumpError::Log)?;
     let mut batcher = LineBatcher::new(body);
@@ -291,6 +300,13 @@ async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
     };
     let target = connect(&opts, &pod_name).await.map_err(Failure::client)?;
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
+    let source = LogSource::new(
+        args.log_transport,
+        api.clone(),
+        &target.config,
+        &target.namespace,
+    )
+    .map_err(Failure::client)?;
     let pod = match api.get(&pod_name).await {
         Ok(p) => p,
         // kubectl's resource builder words a missing pod this way (kubectl 1.32).
@@ -320,6 +336,7 @@ async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
     let (out, writer) = spawn_writer();
     let ctx = Ctx {
         api,
+        source,
         pod: pod_name,
         out,
         args: args.clone(),

@@ -1,12 +1,15 @@
 //! `pods/log?follow=true`: streams the new lines of one running container instance and ends the
 //! response when that instance stops, as the kubelet does (`notes/protocols.md` §2.4). It never
-//! continues into a restarted instance. `limitBytes` caps the whole stream.
+//! continues into a restarted instance. `limitBytes` caps the whole stream. The bytes come from
+//! one task ([`spawn`]) whichever transport carries them: the chunked HTTP body
+//! ([`http_response`]) or WebSocket frames (`super::logs_ws`).
 
 use std::convert::Infallible;
 
 use axum::body::{Body, Bytes};
 use axum::http::{StatusCode, header};
 use axum::response::Response;
+use futures::StreamExt as _;
 use k8s_openapi::api::core::v1::Pod;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -58,20 +61,19 @@ fn format(lines: &[LogLine], timestamps: bool) -> Vec<u8> {
     out
 }
 
-/// Starts the streaming response with `initial` (already rendered with tail/since options).
-pub(crate) fn stream(store: Store, mut f: Follow, initial: Vec<u8>) -> Result<Response, ApiError> {
-    let (tx, rx) = mpsc::channel::<Result<Bytes, Infallible>>(64);
+/// Starts following: a task sends `initial` (already rendered with tail/since options), then each
+/// batch of new lines of the instance, and ends the channel when the instance stops, the
+/// simulator shuts down, `limitBytes` is used up or the receiver is dropped. Chunks are never
+/// empty. Both transports read this one channel ([`http_response`], `super::logs_ws`).
+pub(crate) fn spawn(store: Store, mut f: Follow, initial: Vec<u8>) -> mpsc::Receiver<Bytes> {
+    let (tx, rx) = mpsc::channel::<Bytes>(64);
     if let Some(limit) = f.limit.as_mut() {
         *limit = limit.saturating_sub(initial.len());
     }
     tokio::spawn(async move {
         let mut activity = store.activity();
         let mut shutdown = store.shutdown_signal();
-        // Zero-length write first so the headers go out before any log data.
-        if tx.send(Ok(Bytes::new())).await.is_err() {
-            return;
-        }
-        if !initial.is_empty() && tx.send(Ok(Bytes::from(initial))).await.is_err() {
+        if !initial.is_empty() && tx.send(Bytes::from(initial)).await.is_err() {
             return;
         }
         loop {
@@ -91,7 +93,7 @@ pub(crate) fn stream(store: Store, mut f: Follow, initial: Vec<u8>) -> Result<Re
                     chunk.truncate(*limit);
                     *limit -= chunk.len();
                 }
-                if tx.send(Ok(Bytes::from(chunk))).await.is_err() {
+                if !chunk.is_empty() && tx.send(Bytes::from(chunk)).await.is_err() {
                     return;
                 }
             }
@@ -105,10 +107,19 @@ pub(crate) fn stream(store: Store, mut f: Follow, initial: Vec<u8>) -> Result<Re
             }
         }
     });
+    rx
+}
+
+/// The HTTP response of a follow request: `200 text/plain`, chunked, ending with the channel.
+/// A zero-length chunk goes first so the headers are sent before any log data.
+pub(crate) fn http_response(rx: mpsc::Receiver<Bytes>) -> Result<Response, ApiError> {
+    let body = futures::stream::once(async { Bytes::new() })
+        .chain(ReceiverStream::new(rx))
+        .map(Ok::<Bytes, Infallible>);
     Response::builder()
         .status(StatusCode::OK)
         .header(header::CONTENT_TYPE, "text/plain")
-        .body(Body::from_stream(ReceiverStream::new(rx)))
+        .body(Body::from_stream(body))
         .map_err(|e| ApiError {
             code: 500,
             reason: "InternalError",

@@ -4,11 +4,12 @@
 //! `follow=true` on a running container instance streams its new lines and ends when that
 //! instance stops ([`super::follow`]); otherwise it sends what there is and ends.
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::http::{StatusCode, header};
 use axum::response::Response;
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
+use tokio::sync::mpsc;
 
 use super::follow;
 use super::query::Query;
@@ -194,8 +195,20 @@ pub(crate) fn render(lines: &[LogLine], q: &Query, now: Timestamp) -> Result<Vec
     Ok(out)
 }
 
-/// Serves one log request. Errors: 404 `pods "P" not found`, 400 with the messages above.
-pub(crate) fn serve(store: &Store, ns: &str, name: &str, q: &Query) -> Result<Response, ApiError> {
+/// The bytes one log request answers, whichever transport carries them (the HTTP body of
+/// [`serve`] or the WebSocket frames of `super::logs_ws`).
+pub(crate) enum LogBytes {
+    /// Everything there is: not following, or the instance is not running.
+    Whole(Vec<u8>),
+    /// `follow=true` on a running instance: the rendered lines so far, then its new lines until
+    /// it stops (the channel ends then; see [`follow::spawn`]). Chunks are never empty.
+    Follow(mpsc::Receiver<Bytes>),
+}
+
+/// Validates one log request and opens its bytes: the apiserver's and kubelet's checks, in
+/// their order. Errors (before any byte is sent): 404 `pods "P" not found`, 400 with the
+/// messages above.
+pub(crate) fn open(store: &Store, ns: &str, name: &str, q: &Query) -> Result<LogBytes, ApiError> {
     let pod = store
         .pod(ns, name)
         .ok_or_else(|| ApiError::not_found("pods", name))?;
@@ -208,26 +221,34 @@ pub(crate) fn serve(store: &Store, ns: &str, name: &str, q: &Query) -> Result<Re
         .as_ref()
         .and_then(|s| s.node_name.as_deref())
         .is_none_or(str::is_empty);
-    let body = if unbound {
-        Vec::new()
-    } else {
-        let id = select_instance(&pod, &container, previous)?;
-        let (lines, cursor) = store.logs_since(ns, name, &id, 0);
-        let body = render(&lines, q, store.now())?;
-        if q.flag("follow")? && !previous && follow::instance_running(&pod, &id) {
-            let opts = follow::Follow {
-                namespace: ns.to_string(),
-                pod: name.to_string(),
-                container_id: id,
-                cursor,
-                timestamps: q.flag("timestamps")?,
-                limit: q
-                    .number("limitBytes")?
-                    .map(|l| usize::try_from(l).unwrap_or(usize::MAX)),
-            };
-            return follow::stream(store.clone(), opts, body);
-        }
-        body
+    if unbound {
+        return Ok(LogBytes::Whole(Vec::new()));
+    }
+    let id = select_instance(&pod, &container, previous)?;
+    let (lines, cursor) = store.logs_since(ns, name, &id, 0);
+    let body = render(&lines, q, store.now())?;
+    if q.flag("follow")? && !previous && follow::instance_running(&pod, &id) {
+        let opts = follow::Follow {
+            namespace: ns.to_string(),
+            pod: name.to_string(),
+            container_id: id,
+            cursor,
+            timestamps: q.flag("timestamps")?,
+            limit: q
+                .number("limitBytes")?
+                .map(|l| usize::try_from(l).unwrap_or(usize::MAX)),
+        };
+        return Ok(LogBytes::Follow(follow::spawn(store.clone(), opts, body)));
+    }
+    Ok(LogBytes::Whole(body))
+}
+
+/// Serves one log request over plain HTTP: `200 text/plain` with the bytes of [`open`]
+/// (chunked while following). Errors: those of [`open`].
+pub(crate) fn serve(store: &Store, ns: &str, name: &str, q: &Query) -> Result<Response, ApiError> {
+    let body = match open(store, ns, name, q)? {
+        LogBytes::Follow(rx) => return follow::http_response(rx),
+        LogBytes::Whole(body) => body,
     };
     Response::builder()
         .status(StatusCode::OK)

@@ -26,6 +26,7 @@ mod kubeconfig;
 pub mod kubelet;
 mod logbuf;
 mod logs;
+mod logs_ws;
 mod object;
 mod openapi;
 mod patch;

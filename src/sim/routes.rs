@@ -15,7 +15,7 @@ use super::query::Query;
 use super::select::Selector;
 use super::status::{ApiError, json_response};
 use super::store::Store;
-use super::{logs, table, watch, writes};
+use super::{logs_ws, table, watch, writes};
 
 /// The router for `store`; unknown paths answer 404, unsupported verbs 405 (Status bodies).
 pub fn router(store: Store) -> Router {
@@ -48,7 +48,7 @@ pub fn router(store: Store) -> Router {
         )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}/log",
-            only_get(get(pod_log)),
+            only_get(get(logs_ws::pod_log)),
         )
         .route("/api/v1/events", list_all(Resource::Events))
         .route(
@@ -292,12 +292,4 @@ fn single(
         obj.to_json()
     };
     Ok(json_response(StatusCode::OK, &body))
-}
-
-async fn pod_log(
-    State(s): State<Store>,
-    Path((ns, name)): Path<(String, String)>,
-    RawQuery(q): RawQuery,
-) -> Response {
-    respond(logs::serve(&s, &ns, &name, &Query::parse(q.as_deref())))
 }
