@@ -77,6 +77,10 @@ pub struct AttachArgs {
     /// Most log lines the log pane keeps; older ones are dropped (and counted in its title).
     #[arg(long, value_name = "N", default_value_t = crate::model::log::DEFAULT_LOG_LINES)]
     pub log_lines: usize,
+    /// Forward a local port to the pod, `[ADDR:]LOCAL:REMOTE` as kubectl port-forward
+    /// (repeatable); listed in the `f` panel, closed when podscope exits.
+    #[arg(long = "forward", value_name = "[ADDR:]LOCAL:REMOTE")]
+    pub forward: Vec<crate::model::forward::PortSpec>,
 }
 
 /// `--once` output format.
@@ -103,6 +107,10 @@ pub struct DemoArgs {
     /// Most log lines the log pane keeps; older ones are dropped (and counted in its title).
     #[arg(long, value_name = "N", default_value_t = crate::model::log::DEFAULT_LOG_LINES)]
     pub log_lines: usize,
+    /// Forward a local port to the pod, `[ADDR:]LOCAL:REMOTE` as kubectl port-forward
+    /// (repeatable); listed in the `f` panel, closed when podscope exits.
+    #[arg(long = "forward", value_name = "[ADDR:]LOCAL:REMOTE")]
+    pub forward: Vec<crate::model::forward::PortSpec>,
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub mod forward_cli;
 pub mod logs;
 pub mod once;
 pub mod session;
+pub mod session_tools;
 pub mod tty;
 pub mod watch;
 

@@ -33,6 +33,8 @@ pub struct Session {
     events_watch: Option<Owned>,
     /// Log streams by id; finished ones are pruned when the next one starts.
     logs: HashMap<u64, Owned>,
+    /// Port-forwards, debug containers and the demo's pod lister (issue #5, issue #3).
+    tools: super::session_tools::Tools,
 }
 
 impl Session {
@@ -53,7 +55,25 @@ impl Session {
             pod_watch: Some(Owned(task)),
             events_watch: None,
             logs: HashMap::new(),
+            tools: super::session_tools::Tools::default(),
         }
+    }
+
+    /// Enables the pod switcher with `lister` (the demo's in-process store).
+    pub fn set_pod_lister(&mut self, lister: super::session_tools::PodLister) {
+        self.tools.lister = Some(lister);
+    }
+
+    /// The pod currently watched (client, namespace, name), e.g. for the loop's shell handoff.
+    #[must_use]
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// A sender into the loop's one channel.
+    #[must_use]
+    pub fn sender(&self) -> Sender<Msg> {
+        self.tx.clone()
     }
 
     /// Carries out one effect returned by `update` (spawning or aborting tasks).
@@ -116,10 +136,38 @@ impl Session {
                     let _ = tx.send(Msg::LogsSaved { path, result }).await;
                 });
             }
+            Cmd::AddDebugContainer { target } => {
+                self.tools
+                    .add_debug(&self.target, target.clone(), self.tx.clone());
+            }
+            Cmd::AddForward { id, spec } => {
+                self.tools
+                    .add_forward(&self.target, *id, spec.clone(), self.tx.clone());
+            }
+            Cmd::StopForward { id } => self.tools.stop_forward(*id),
+            Cmd::ListPods => self.tools.list_pods(&self.tx),
+            Cmd::SwitchPod { namespace, name } => {
+                self.pod_watch = None;
+                self.events_watch = None;
+                self.logs.clear();
+                self.tools.stop_all();
+                self.target.namespace.clone_from(namespace);
+                self.target.pod.clone_from(name);
+                let api: Api<Pod> = Api::namespaced(self.target.client.clone(), namespace);
+                self.pod_watch = Some(Owned(tokio::spawn(watch_pod(
+                    api,
+                    namespace.clone(),
+                    name.clone(),
+                    self.tx.clone(),
+                ))));
+            }
+            // The terminal handoff is the loop's (`app::run`).
+            Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}
             Cmd::Quit => {
                 self.pod_watch = None;
                 self.events_watch = None;
                 self.logs.clear();
+                self.tools.stop_all();
             }
         }
     }
