@@ -59,7 +59,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let p = &state.forwards;
     let mut lines = vec![Line::from(Span::styled(
         format!(
-            "{:<22} {:<7} {:<10} {:>4} {:>6} {:>10} {:>10}",
+            "  {:<22} {:<7} {:<10} {:>4} {:>6} {:>10} {:>10}",
             "LOCAL", "REMOTE", "STATE", "OPEN", "TOTAL", "IN", "OUT"
         ),
         t.title,
