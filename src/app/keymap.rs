@@ -302,7 +302,7 @@ pub const KEYMAP: &[Binding] = &[
         false,
     ),
     row(ch('l'), Action::ToggleLogs, "logs", true),
-    row(ch('e'), Action::OpenShell, "shell", true),
+    row(ch('e'), Action::OpenShell, "shell", false),
     row(ch('d'), Action::AddDebug, "debug container", false),
     row(ch('f'), Action::ToggleForwards, "port-forwards", false),
     row_in(
