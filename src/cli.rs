@@ -83,6 +83,10 @@ pub struct AttachArgs {
     /// to a WebSocket, for proxies that pass only WebSockets).
     #[arg(long, value_enum, default_value_t = LogTransport::Http)]
     pub log_transport: LogTransport,
+    /// Forward a local port to the pod, `[ADDR:]LOCAL:REMOTE` as kubectl port-forward
+    /// (repeatable); listed in the `f` panel, closed when podscope exits.
+    #[arg(long = "forward", value_name = "[ADDR:]LOCAL:REMOTE")]
+    pub forward: Vec<crate::model::forward::PortSpec>,
 }
 
 /// `--once` output format.
@@ -112,6 +116,10 @@ pub struct DemoArgs {
     /// How the log pane reads logs: `http` or `websocket` (see `podscope attach --help`).
     #[arg(long, value_enum, default_value_t = LogTransport::Http)]
     pub log_transport: LogTransport,
+    /// Forward a local port to the pod, `[ADDR:]LOCAL:REMOTE` as kubectl port-forward
+    /// (repeatable); listed in the `f` panel, closed when podscope exits.
+    #[arg(long = "forward", value_name = "[ADDR:]LOCAL:REMOTE")]
+    pub forward: Vec<crate::model::forward::PortSpec>,
 }
 
 #[cfg(test)]

@@ -24,6 +24,17 @@ fn setup_error(msg: &str) -> ExitCode {
 /// # Errors
 /// Only for failures inside the TUI loop (terminal IO); setup errors become exit code 2.
 pub async fn attach(args: &AttachArgs) -> color_eyre::Result<ExitCode> {
+    attach_with(args, None).await
+}
+
+/// [`attach`] with an optional pod lister for the switcher (`podscope demo`).
+///
+/// # Errors
+/// As [`attach`].
+pub async fn attach_with(
+    args: &AttachArgs,
+    lister: Option<crate::cluster::session_tools::PodLister>,
+) -> color_eyre::Result<ExitCode> {
     let opts = ConnectOptions {
         kubeconfig: args.kubeconfig.clone(),
         context: args.context.clone(),
@@ -39,7 +50,7 @@ pub async fn attach(args: &AttachArgs) -> color_eyre::Result<ExitCode> {
     if let Err(e) = preflight(&target).await {
         return Ok(setup_error(&e.to_string()));
     }
-    run_tui(target, args).await
+    run_tui_with(target, args, lister).await
 }
 
 async fn once(target: &Target, format: OutputFormat, now: Option<Timestamp>) -> ExitCode {
@@ -65,7 +76,16 @@ async fn once(target: &Target, format: OutputFormat, now: Option<Timestamp>) -> 
     }
 }
 
-async fn run_tui(target: Target, args: &AttachArgs) -> color_eyre::Result<ExitCode> {
+/// Runs the TUI for `target` with `args`' options (`-c`, `--log-lines`, `--forward`);
+/// `lister` enables the pod switcher (the demo's in-process store only).
+///
+/// # Errors
+/// Failures inside the TUI loop (terminal IO).
+pub async fn run_tui_with(
+    target: Target,
+    args: &AttachArgs,
+    lister: Option<crate::cluster::session_tools::PodLister>,
+) -> color_eyre::Result<ExitCode> {
     #[allow(clippy::disallowed_methods)] // the initial clock reading; the loop ticks afterwards
     let now = args.now.unwrap_or_else(Timestamp::now);
     let (tx, rx) = tokio::sync::mpsc::channel(CHANNEL_CAPACITY);
@@ -73,10 +93,19 @@ async fn run_tui(target: Target, args: &AttachArgs) -> color_eyre::Result<ExitCo
     let mut state = crate::app::State::new(&target.namespace, &target.pod, now, theme);
     state.preferred_container.clone_from(&args.container);
     state.logs = crate::app::logs::LogPane::new(args.log_lines);
-    let session = match Session::start(target, tx).with_log_transport(args.log_transport) {
+    let mut session = match Session::start(target, tx).with_log_transport(args.log_transport) {
         Ok(s) => s,
         Err(e) => return Ok(setup_error(&e.to_string())),
     };
+    state.can_switch = lister.is_some();
+    if let Some(l) = lister {
+        session.set_pod_lister(l);
+    }
+    for spec in &args.forward {
+        for cmd in crate::app::forwards::add(&mut state, spec.clone()) {
+            session.execute(&cmd);
+        }
+    }
     crate::app::run::run(state, rx, session).await?;
     Ok(ExitCode::SUCCESS)
 }

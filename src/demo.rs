@@ -1,4 +1,5 @@
-//! `podscope demo`: starts the embedded simulated cluster and attaches to its crash-looping pod.
+//! `podscope demo`: starts the embedded simulated cluster and attaches to its crash-looping pod,
+//! with a pod switcher (`P`/`o`) listing the demo cluster's pods from the simulator's store.
 //!
 //! The demo cluster runs the built-in scenarios of `assets/scenarios/` (the seed's `hello` and
 //! `crash` pods and dynamic versions of six real-world cases) on the kubelet model in the
@@ -84,8 +85,18 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         now: None,
         log_lines: args.log_lines,
         log_transport: args.log_transport,
+        forward: args.forward.clone(),
     };
-    let code = crate::commands::attach(&attach).await;
+    let store = sim.store();
+    let lister: crate::cluster::session_tools::PodLister = std::sync::Arc::new(move || {
+        store
+            .list(crate::sim::Resource::Pods, None)
+            .0
+            .iter()
+            .filter_map(|o| Some((o.meta().namespace.clone()?, o.meta().name.clone()?)))
+            .collect()
+    });
+    let code = crate::commands::attach_with(&attach, Some(lister)).await;
     sim.shutdown().await;
     code
 }

@@ -35,6 +35,46 @@ pub enum Cmd {
         /// The text to write.
         contents: String,
     },
+    /// Hand the terminal to an interactive shell (`bash`, else `sh`) in `container`; the loop
+    /// restores the terminal, runs it in raw mode, takes the terminal back and sends
+    /// `Msg::ShellExited`.
+    OpenShell {
+        /// The container's `name`.
+        container: String,
+    },
+    /// Add an ephemeral debug container (busybox:1.37, `targetContainerName: target`); answers
+    /// `Msg::DebugReady` once it runs, or `Msg::DebugFailed`.
+    AddDebugContainer {
+        /// The container whose process namespace the debugger joins.
+        target: String,
+    },
+    /// Hand the terminal to an attach to the (debug) container `container`, as `OpenShell`.
+    AttachDebug {
+        /// The ephemeral container's `name`.
+        container: String,
+    },
+    /// Start forwarding `spec` to the pod; progress arrives as `Msg::Forward`.
+    AddForward {
+        /// The forward's id (unique; chosen by `update`).
+        id: u64,
+        /// What to forward.
+        spec: crate::model::forward::PortSpec,
+    },
+    /// Stop forward `id` (closes its listener and connections).
+    StopForward {
+        /// The forward's id.
+        id: u64,
+    },
+    /// Ask for the pods the switcher offers (demo only); answered by `Msg::PodList`.
+    ListPods,
+    /// Aim the session at another pod: abort the pod/events/log watches and forwards and start
+    /// the pod watch for `namespace/name`.
+    SwitchPod {
+        /// The new pod's namespace.
+        namespace: String,
+        /// The new pod's name.
+        name: String,
+    },
     /// Leave the loop and restore the terminal.
     Quit,
 }

@@ -62,6 +62,14 @@ pub enum Action {
     LogTop,
     /// Logs: jump to the newest line (and follow).
     LogBottom,
+    /// Open an interactive shell (`bash`, else `sh`) in the selected container.
+    OpenShell,
+    /// Add an ephemeral debug container (busybox) targeting the selected container and attach.
+    AddDebug,
+    /// Show or hide the port-forward panel.
+    ToggleForwards,
+    /// Open the pod switcher (demo only).
+    OpenSwitcher,
 }
 
 /// When a row applies.
@@ -75,6 +83,8 @@ pub enum When {
     LogTools,
     /// While the log pane has focus.
     LogFocus,
+    /// When the session can switch pods (the demo's in-process cluster only).
+    CanSwitch,
 }
 
 /// The mode keys are resolved in, derived from the state by `update`.
@@ -84,6 +94,8 @@ pub struct Mode {
     pub log_pane: bool,
     /// The log pane has focus (implies `log_pane`).
     pub log_focus: bool,
+    /// The pod switcher is available (demo).
+    pub can_switch: bool,
 }
 
 impl When {
@@ -92,6 +104,7 @@ impl When {
             When::Always => true,
             When::LogPane | When::LogTools => mode.log_pane,
             When::LogFocus => mode.log_focus,
+            When::CanSwitch => mode.can_switch,
         }
     }
 }
@@ -289,6 +302,23 @@ pub const KEYMAP: &[Binding] = &[
         false,
     ),
     row(ch('l'), Action::ToggleLogs, "logs", true),
+    row(ch('e'), Action::OpenShell, "shell", false),
+    row(ch('d'), Action::AddDebug, "debug container", false),
+    row(ch('f'), Action::ToggleForwards, "port-forwards", false),
+    row_in(
+        When::CanSwitch,
+        ch('P'),
+        Action::OpenSwitcher,
+        "switch pod",
+        true,
+    ),
+    row_in(
+        When::CanSwitch,
+        ch('o'),
+        Action::OpenSwitcher,
+        "switch pod",
+        false,
+    ),
     row_in(
         When::LogPane,
         Key::plain(KeyCode::Tab),

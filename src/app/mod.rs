@@ -2,11 +2,14 @@
 //! `run` is the only impure file: terminal, input, tick, channel, draw.
 
 pub mod cmd;
+pub mod forwards;
 pub mod keymap;
 pub mod logs;
 pub mod msg;
 pub mod run;
+pub mod shell;
 pub mod state;
+pub mod switcher;
 pub mod update;
 
 pub use cmd::Cmd;

@@ -54,6 +54,64 @@ pub enum Msg {
         /// Bytes written, or why it failed.
         result: Result<usize, String>,
     },
+    /// The interactive shell (`Cmd::OpenShell`) or debug attach (`Cmd::AttachDebug`) ended and
+    /// the TUI has the terminal back.
+    ShellExited {
+        /// The container the shell ran in.
+        container: String,
+        /// How it ended.
+        result: ShellEnd,
+    },
+    /// `Cmd::AddDebugContainer` finished: the ephemeral container `name` is running.
+    DebugReady {
+        /// The ephemeral container's `name` (`debugger-xxxxx`).
+        name: String,
+    },
+    /// `Cmd::AddDebugContainer` failed (patch refused, image error, time-out); the text says why.
+    DebugFailed(String),
+    /// Progress of a port-forward started by `Cmd::AddForward`.
+    Forward(ForwardMsg),
+    /// `Cmd::ListPods` answered: the pods the switcher offers, as `(namespace, name)`.
+    PodList(Vec<(String, String)>),
     /// SIGTERM / SIGHUP: leave cleanly.
     Quit,
+}
+
+/// How an interactive shell or attach ended (from `cluster::exec::ShellOutcome`/`ExecError`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShellEnd {
+    /// The process exited with `exit_code` (kubectl: non-zero → `command terminated with exit
+    /// code N`).
+    Exited {
+        /// The shell that ran (`bash`, `sh`), empty for an attach.
+        shell: String,
+        /// Its exit status.
+        exit_code: i32,
+    },
+    /// None of the shells exists in the image (`ExecError::NoShell`).
+    NoShell {
+        /// The shells tried, in order.
+        tried: Vec<String>,
+    },
+    /// Any other failure, as one line.
+    Failed(String),
+}
+
+/// A port-forward's progress, keyed by the id `update` gave it in `Cmd::AddForward`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ForwardMsg {
+    /// The forward's status changed (bound, connection opened/closed, bytes, error).
+    Status {
+        /// The forward's id.
+        id: u64,
+        /// Its status (`model::forward::ForwardStatus`).
+        status: crate::model::forward::ForwardStatus,
+    },
+    /// The forward could not start (typically `unable to listen on …: address already in use`).
+    Failed {
+        /// The forward's id.
+        id: u64,
+        /// Why, one line.
+        error: String,
+    },
 }

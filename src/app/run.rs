@@ -36,6 +36,60 @@ pub async fn run(
     result
 }
 
+/// The shells tried by `e`, in order (as kubectl users type them).
+pub const SHELLS: &[&str] = &["bash", "sh"];
+
+/// Hands the terminal to a shell (`shell`: [`SHELLS`] in `container`) or an attach to
+/// `container`, the kdash way: the input stream is dropped and the terminal restored, the
+/// process runs in raw mode with resize, then the TUI takes the terminal back with a fresh
+/// input stream. The watches keep running meanwhile (their messages queue in the channel); how
+/// it ended is returned as `Msg::ShellExited` (not sent: the channel may be full by then).
+async fn handoff(
+    terminal: &mut ratatui::DefaultTerminal,
+    input: &mut EventStream,
+    session: &Session,
+    container: String,
+    shell: bool,
+) -> Msg {
+    use super::msg::ShellEnd;
+    use crate::cluster::exec::{ExecError, ExecRequest, run_on_terminal, run_shell};
+    *input = EventStream::new();
+    ratatui::restore();
+    let target = session.target();
+    let result = if shell {
+        run_shell(
+            target.client.clone(),
+            &target.namespace,
+            &target.pod,
+            &container,
+            SHELLS,
+        )
+        .await
+        .map(|o| (o.shell, o.exit_code))
+    } else {
+        let api = kube::Api::namespaced(target.client.clone(), &target.namespace);
+        let req = ExecRequest {
+            container: Some(container.clone()),
+            command: Vec::new(),
+            stdin: true,
+            tty: true,
+        };
+        run_on_terminal(&api, &target.pod, &req)
+            .await
+            .map(|code| (String::new(), code))
+    };
+    // Let the shell's input thread stop (it polls every 50 ms) before the TUI reads keys again.
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    *terminal = ratatui::init();
+    *input = EventStream::new();
+    let result = match result {
+        Ok((shell, exit_code)) => ShellEnd::Exited { shell, exit_code },
+        Err(ExecError::NoShell { tried, .. }) => ShellEnd::NoShell { tried },
+        Err(e) => ShellEnd::Failed(e.to_string()),
+    };
+    Msg::ShellExited { container, result }
+}
+
 async fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     state: &mut State,
@@ -75,19 +129,31 @@ async fn event_loop(
                 }
             },
         };
-        let mut batch = vec![first];
+        let mut batch = std::collections::VecDeque::from([first]);
         while batch.len() < DRAIN_MAX {
             match rx.try_recv() {
-                Ok(msg) => batch.push(msg),
+                Ok(msg) => batch.push_back(msg),
                 Err(_) => break,
             }
         }
-        for msg in batch {
+        while let Some(msg) = batch.pop_front() {
             for cmd in update(state, msg) {
-                if cmd == Cmd::Quit {
-                    return Ok(());
+                match cmd {
+                    Cmd::Quit => return Ok(()),
+                    Cmd::OpenShell { container } => {
+                        batch.push_back(
+                            handoff(terminal, &mut input, session, container, true).await,
+                        );
+                        state.dirty = true;
+                    }
+                    Cmd::AttachDebug { container } => {
+                        batch.push_back(
+                            handoff(terminal, &mut input, session, container, false).await,
+                        );
+                        state.dirty = true;
+                    }
+                    other => session.execute(&other),
                 }
-                session.execute(&cmd);
             }
         }
     }

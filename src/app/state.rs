@@ -54,6 +54,12 @@ pub struct State {
     pub preferred_container: Option<String>,
     /// The log pane (issue #4): its lines, readers, search, filter and scroll position.
     pub logs: crate::app::logs::LogPane,
+    /// The port-forward panel (issue #5): forwards, selection, typed spec.
+    pub forwards: crate::app::forwards::ForwardPanel,
+    /// The pod switcher overlay while open (demo only).
+    pub switcher: Option<crate::app::switcher::Switcher>,
+    /// Whether the session can switch pods (`P`/`o`): true only for the demo's in-process cluster.
+    pub can_switch: bool,
 }
 
 impl State {
@@ -75,6 +81,9 @@ impl State {
             dirty: true,
             preferred_container: None,
             logs: crate::app::logs::LogPane::new(crate::model::log::DEFAULT_LOG_LINES),
+            forwards: crate::app::forwards::ForwardPanel::default(),
+            switcher: None,
+            can_switch: false,
         }
     }
 

@@ -29,6 +29,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             }
             Vec::new()
         }
+        Msg::Key(key) if state.switcher.is_some() => super::switcher::key(state, &key),
+        Msg::Key(key) if state.forwards.shown => super::forwards::key(state, &key),
         Msg::Key(key) if state.logs.input.is_some() => logs::input_key(state, &key),
         Msg::Key(key) => match action_in(&key, logs::mode(state)) {
             Some(action) => apply_action(state, action),
@@ -103,6 +105,23 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             logs::saved(state, &path, result);
             Vec::new()
         }
+        Msg::ShellExited { container, result } => {
+            super::shell::exited(state, &container, &result);
+            Vec::new()
+        }
+        Msg::DebugReady { name } => super::shell::debug_ready(state, name),
+        Msg::DebugFailed(reason) => {
+            super::shell::debug_failed(state, &reason);
+            Vec::new()
+        }
+        Msg::Forward(fmsg) => {
+            super::forwards::on_msg(state, fmsg);
+            Vec::new()
+        }
+        Msg::PodList(pods) => {
+            super::switcher::pod_list(state, pods);
+            Vec::new()
+        }
         Msg::Quit => vec![Cmd::Quit],
     }
 }
@@ -155,6 +174,13 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         Action::LastContainer => state.selected = last,
         Action::ToggleHelp => state.show_help = !state.show_help,
         Action::CloseHelp => state.show_help = false,
+        Action::OpenShell => return super::shell::open_shell(state),
+        Action::AddDebug => return super::shell::add_debug(state),
+        Action::ToggleForwards => {
+            super::forwards::toggle(state);
+            return Vec::new();
+        }
+        Action::OpenSwitcher => return super::switcher::open(state),
         log_action => return logs::apply(state, log_action),
     }
     state.dirty |= before != (state.selected, state.show_help);

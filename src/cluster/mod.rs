@@ -10,6 +10,7 @@ pub mod logs;
 pub mod logs_ws;
 pub mod once;
 pub mod session;
+pub mod session_tools;
 pub mod tty;
 pub mod watch;
 pub mod ws_auth;

@@ -37,6 +37,8 @@ pub struct Session {
     logs: HashMap<u64, Owned>,
     /// Where log streams read from (`--log-transport`); `None` = HTTP through `target.client`.
     log_source: Option<LogSource>,
+    /// Port-forwards, debug containers and the demo's pod lister (issue #5, issue #3).
+    tools: super::session_tools::Tools,
 }
 
 impl Session {
@@ -58,7 +60,25 @@ impl Session {
             events_watch: None,
             logs: HashMap::new(),
             log_source: None,
+            tools: super::session_tools::Tools::default(),
         }
+    }
+
+    /// Enables the pod switcher with `lister` (the demo's in-process store).
+    pub fn set_pod_lister(&mut self, lister: super::session_tools::PodLister) {
+        self.tools.lister = Some(lister);
+    }
+
+    /// The pod currently watched (client, namespace, name), e.g. for the loop's shell handoff.
+    #[must_use]
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// A sender into the loop's one channel.
+    #[must_use]
+    pub fn sender(&self) -> Sender<Msg> {
+        self.tx.clone()
     }
 
     /// Reads log streams over `transport` from now on (default HTTP). Errors: the kubeconfig's
@@ -139,10 +159,47 @@ impl Session {
                     let _ = tx.send(Msg::LogsSaved { path, result }).await;
                 });
             }
+            Cmd::AddDebugContainer { target } => {
+                self.tools
+                    .add_debug(&self.target, target.clone(), self.tx.clone());
+            }
+            Cmd::AddForward { id, spec } => {
+                self.tools
+                    .add_forward(&self.target, *id, spec.clone(), self.tx.clone());
+            }
+            Cmd::StopForward { id } => self.tools.stop_forward(*id),
+            Cmd::ListPods => self.tools.list_pods(&self.tx),
+            Cmd::SwitchPod { namespace, name } => {
+                self.pod_watch = None;
+                self.events_watch = None;
+                self.logs.clear();
+                self.tools.stop_all();
+                self.target.namespace.clone_from(namespace);
+                self.target.pod.clone_from(name);
+                let api: Api<Pod> = Api::namespaced(self.target.client.clone(), namespace);
+                // Log sources are bound to a namespace: rebuild for the new one.
+                if let Some(old) = &self.log_source {
+                    let transport = match old {
+                        LogSource::Http(_) => LogTransport::Http,
+                        LogSource::WebSocket(_) => LogTransport::Websocket,
+                    };
+                    self.log_source =
+                        LogSource::new(transport, api.clone(), &self.target.config, namespace).ok();
+                }
+                self.pod_watch = Some(Owned(tokio::spawn(watch_pod(
+                    api,
+                    namespace.clone(),
+                    name.clone(),
+                    self.tx.clone(),
+                ))));
+            }
+            // The terminal handoff is the loop's (`app::run`).
+            Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}
             Cmd::Quit => {
                 self.pod_watch = None;
                 self.events_watch = None;
                 self.logs.clear();
+                self.tools.stop_all();
             }
         }
     }

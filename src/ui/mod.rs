@@ -11,11 +11,13 @@ pub mod detail;
 pub mod events;
 pub mod exit_hint;
 pub mod footer;
+pub mod forwards;
 pub mod header;
 pub mod help;
 pub mod layout;
 pub mod logs;
 pub mod sgr;
+pub mod switcher;
 pub mod theme;
 
 use ratatui::Frame;
@@ -56,6 +58,12 @@ pub fn view(frame: &mut Frame, state: &State) {
         logs::render(frame, logs_area, state);
     }
     footer::render(frame, areas.footer, state);
+    if state.forwards.shown {
+        forwards::render(frame, area, state);
+    }
+    if state.switcher.is_some() {
+        switcher::render(frame, area, state);
+    }
     if state.show_help {
         help::render(frame, area, state);
     }

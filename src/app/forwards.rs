@@ -1,0 +1,159 @@
+//! The port-forward panel's part of `update` (issue #5): `f` shows the forwards, `a` types a
+//! `[ADDR:]LOCAL:REMOTE` spec, `x`/Delete removes the selected one; statuses arrive as
+//! `Msg::Forward`. Pure: every effect is a returned [`Cmd`].
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::Cmd;
+use super::msg::ForwardMsg;
+use super::state::State;
+use crate::model::forward::{ForwardState, ForwardStatus, PortSpec};
+use crate::model::sanitize::sanitize;
+
+/// One forward as the panel lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForwardEntry {
+    /// The id given in `Cmd::AddForward`.
+    pub id: u64,
+    /// What was asked.
+    pub spec: PortSpec,
+    /// The last status published by the forwarder (`None` until it bound).
+    pub status: Option<ForwardStatus>,
+    /// Why it could not start (bind failure); the entry stays listed until removed.
+    pub failed: Option<String>,
+}
+
+impl ForwardEntry {
+    /// The state word the panel shows: `starting`, `listening`, `active`, `broken`, `stopped`,
+    /// or `failed`.
+    #[must_use]
+    pub fn state_word(&self) -> &'static str {
+        if self.failed.is_some() {
+            return "failed";
+        }
+        match self.status.as_ref().map(|s| s.state) {
+            None => "starting",
+            Some(ForwardState::Listening) => "listening",
+            Some(ForwardState::Active) => "active",
+            Some(ForwardState::Broken) => "broken",
+            Some(ForwardState::Stopped) => "stopped",
+        }
+    }
+
+    /// The last error: the start failure, else the status's `last_error`.
+    #[must_use]
+    pub fn last_error(&self) -> Option<&str> {
+        self.failed
+            .as_deref()
+            .or_else(|| self.status.as_ref()?.last_error.as_deref())
+    }
+}
+
+/// The panel: its entries, selection, and the spec being typed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ForwardPanel {
+    /// Shown (`f`); it takes the keys while shown.
+    pub shown: bool,
+    /// The forwards, in the order they were added.
+    pub entries: Vec<ForwardEntry>,
+    /// Index of the selected entry.
+    pub selected: usize,
+    /// The spec being typed after `a` (`None`: not typing).
+    pub input: Option<String>,
+    /// The id the next forward gets.
+    pub next_id: u64,
+    /// The panel's status line (parse error of a typed spec), cleared by the next key.
+    pub status: Option<String>,
+}
+
+/// Adds a forward for `spec` (from `--forward` or the panel): a new entry and `Cmd::AddForward`.
+pub fn add(state: &mut State, spec: PortSpec) -> Vec<Cmd> {
+    let panel = &mut state.forwards;
+    let id = panel.next_id;
+    panel.next_id += 1;
+    panel.entries.push(ForwardEntry {
+        id,
+        spec: spec.clone(),
+        status: None,
+        failed: None,
+    });
+    panel.selected = panel.entries.len() - 1;
+    state.dirty = true;
+    vec![Cmd::AddForward { id, spec }]
+}
+
+/// `f`: show or hide the panel.
+pub fn toggle(state: &mut State) {
+    state.forwards.shown = !state.forwards.shown;
+    state.forwards.input = None;
+    state.forwards.status = None;
+    state.dirty = true;
+}
+
+/// `Msg::Forward`: a status or a start failure for entry `id` (unknown ids are stale: ignored).
+pub fn on_msg(state: &mut State, msg: ForwardMsg) {
+    let id = match &msg {
+        ForwardMsg::Status { id, .. } | ForwardMsg::Failed { id, .. } => *id,
+    };
+    if let Some(e) = state.forwards.entries.iter_mut().find(|e| e.id == id) {
+        match msg {
+            ForwardMsg::Status { status, .. } => e.status = Some(status),
+            ForwardMsg::Failed { error, .. } => e.failed = Some(sanitize(&error).into_owned()),
+        }
+        state.dirty |= state.forwards.shown;
+    }
+}
+
+/// A key while the panel is shown: `a` add (then type, Enter, Esc), `x`/Delete remove, `↑/↓/j/k`
+/// select, `f`/Esc close; `q`/Ctrl-C still quit.
+pub fn key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
+    if key.kind == KeyEventKind::Release {
+        return Vec::new();
+    }
+    state.dirty = true;
+    let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+    let panel = &mut state.forwards;
+    if let Some(text) = panel.input.as_mut() {
+        match key.code {
+            _ if ctrl_c => panel.input = None,
+            KeyCode::Esc => panel.input = None,
+            KeyCode::Backspace => {
+                text.pop();
+            }
+            KeyCode::Enter => {
+                let typed = text.trim().to_owned();
+                panel.input = None;
+                if typed.is_empty() {
+                    return Vec::new();
+                }
+                return match typed.parse::<PortSpec>() {
+                    Ok(spec) => add(state, spec),
+                    Err(e) => {
+                        state.forwards.status = Some(format!("bad forward {typed:?}: {e}"));
+                        Vec::new()
+                    }
+                };
+            }
+            KeyCode::Char(c) if !c.is_control() => text.push(c),
+            _ => {}
+        }
+        return Vec::new();
+    }
+    panel.status = None;
+    let last = panel.entries.len().saturating_sub(1);
+    match key.code {
+        _ if ctrl_c => return vec![Cmd::Quit],
+        KeyCode::Char('q') => return vec![Cmd::Quit],
+        KeyCode::Char('f') | KeyCode::Esc => toggle(state),
+        KeyCode::Char('a') => panel.input = Some(String::new()),
+        KeyCode::Char('x') | KeyCode::Delete if panel.selected < panel.entries.len() => {
+            let removed = panel.entries.remove(panel.selected);
+            panel.selected = panel.selected.min(panel.entries.len().saturating_sub(1));
+            return vec![Cmd::StopForward { id: removed.id }];
+        }
+        KeyCode::Down | KeyCode::Char('j') => panel.selected = (panel.selected + 1).min(last),
+        KeyCode::Up | KeyCode::Char('k') => panel.selected = panel.selected.saturating_sub(1),
+        _ => {}
+    }
+    Vec::new()
+}

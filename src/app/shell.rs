@@ -1,0 +1,91 @@
+//! The shell and debug-container part of `update` (issue #5): `e` asks the loop to hand the
+//! terminal to a shell, `d` adds an ephemeral debug container and attaches to it once it runs,
+//! and how they ended goes to the status line. Pure: every effect is a returned [`Cmd`].
+
+use super::Cmd;
+use super::msg::ShellEnd;
+use super::state::State;
+use crate::model::sanitize::sanitize;
+
+/// The image `d` adds (kubectl debug's usual choice; has `sh` and the usual tools).
+pub const DEBUG_IMAGE: &str = "busybox:1.37";
+
+/// `e`: a shell in the selected container (`Cmd::OpenShell`), or a status when there is none.
+pub fn open_shell(state: &mut State) -> Vec<Cmd> {
+    state.dirty = true;
+    match state.selected_container() {
+        Some(c) => {
+            let container = c.name.clone();
+            state.logs.status = Some(format!("opening a shell in {}…", sanitize(&container)));
+            vec![Cmd::OpenShell { container }]
+        }
+        None => {
+            state.logs.status = Some("no container to open a shell in".to_owned());
+            Vec::new()
+        }
+    }
+}
+
+/// `d`: an ephemeral debug container targeting the selected container (`Cmd::AddDebugContainer`).
+pub fn add_debug(state: &mut State) -> Vec<Cmd> {
+    state.dirty = true;
+    match state.selected_container() {
+        Some(c) => {
+            let target = c.name.clone();
+            state.logs.status = Some(format!(
+                "adding an ephemeral debug container ({DEBUG_IMAGE}) targeting {}…",
+                sanitize(&target)
+            ));
+            vec![Cmd::AddDebugContainer { target }]
+        }
+        None => {
+            state.logs.status = Some("no container to debug".to_owned());
+            Vec::new()
+        }
+    }
+}
+
+/// The status line after a shell or attach in `container` ended: kubectl's `command terminated
+/// with exit code N` for a non-zero exit, `shell exited` for 0, and for an image without a shell
+/// the offer of a debug container.
+#[must_use]
+pub fn end_text(state: &State, container: &str, result: &ShellEnd) -> String {
+    match result {
+        ShellEnd::Exited { exit_code: 0, .. } => "shell exited".to_owned(),
+        ShellEnd::Exited { exit_code, .. } => {
+            format!("command terminated with exit code {exit_code}")
+        }
+        ShellEnd::NoShell { tried } => {
+            let image = state
+                .pod
+                .as_ref()
+                .and_then(|p| p.containers.iter().find(|c| c.name == container))
+                .map_or_else(|| container.to_owned(), |c| c.image.clone());
+            format!(
+                "no shell in image {} (tried {}): press d to add an ephemeral debug container",
+                sanitize(&image),
+                tried.join(", ")
+            )
+        }
+        ShellEnd::Failed(text) => format!("shell failed: {}", sanitize(text)),
+    }
+}
+
+/// `Msg::ShellExited`: the status line says how it ended.
+pub fn exited(state: &mut State, container: &str, result: &ShellEnd) {
+    state.logs.status = Some(end_text(state, container, result));
+    state.dirty = true;
+}
+
+/// `Msg::DebugReady`: the debugger runs; attach to it through the same terminal handoff.
+pub fn debug_ready(state: &mut State, name: String) -> Vec<Cmd> {
+    state.logs.status = Some(format!("attaching to {}…", sanitize(&name)));
+    state.dirty = true;
+    vec![Cmd::AttachDebug { container: name }]
+}
+
+/// `Msg::DebugFailed`: the reason in the status line.
+pub fn debug_failed(state: &mut State, reason: &str) {
+    state.logs.status = Some(format!("debug container failed: {}", sanitize(reason)));
+    state.dirty = true;
+}

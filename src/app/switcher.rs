@@ -1,0 +1,86 @@
+//! The demo's pod switcher (issue #3): `P`/`o` lists the demo cluster's pods (from the
+//! simulator's store, in-process — never a namespace-wide list against a real cluster), Enter
+//! aims podscope at the chosen one. Pure: every effect is a returned [`Cmd`].
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::Cmd;
+use super::state::State;
+
+/// The switcher overlay.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Switcher {
+    /// The pods offered, `(namespace, name)`, sorted; empty while loading.
+    pub pods: Vec<(String, String)>,
+    /// Index of the highlighted pod.
+    pub selected: usize,
+    /// Waiting for `Msg::PodList`.
+    pub loading: bool,
+}
+
+/// `P`/`o`: open the switcher (loading) and ask for the list.
+pub fn open(state: &mut State) -> Vec<Cmd> {
+    if !state.can_switch {
+        return Vec::new();
+    }
+    state.switcher = Some(Switcher {
+        loading: true,
+        ..Switcher::default()
+    });
+    state.dirty = true;
+    vec![Cmd::ListPods]
+}
+
+/// `Msg::PodList`: fill the open switcher, highlighting the current pod.
+pub fn pod_list(state: &mut State, mut pods: Vec<(String, String)>) {
+    let current = (state.namespace.clone(), state.name.clone());
+    if let Some(sw) = state.switcher.as_mut() {
+        pods.sort();
+        sw.selected = pods.iter().position(|p| *p == current).unwrap_or(0);
+        sw.pods = pods;
+        sw.loading = false;
+        state.dirty = true;
+    }
+}
+
+/// A key while the switcher is open: ↑/↓/j/k move, Enter switches, Esc/q close.
+pub fn key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
+    if key.kind == KeyEventKind::Release {
+        return Vec::new();
+    }
+    let Some(sw) = state.switcher.as_mut() else {
+        return Vec::new();
+    };
+    state.dirty = true;
+    let last = sw.pods.len().saturating_sub(1);
+    match key.code {
+        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            return vec![Cmd::Quit];
+        }
+        KeyCode::Esc | KeyCode::Char('q' | 'P' | 'o') => state.switcher = None,
+        KeyCode::Down | KeyCode::Char('j') => sw.selected = (sw.selected + 1).min(last),
+        KeyCode::Up | KeyCode::Char('k') => sw.selected = sw.selected.saturating_sub(1),
+        KeyCode::Enter => {
+            let Some((namespace, name)) = sw.pods.get(sw.selected).cloned() else {
+                return Vec::new();
+            };
+            return switch(state, &namespace, &name);
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Aims the state at `namespace/name`: a fresh state (connecting, no pod, no events, no forwards)
+/// keeping the theme, the clock, the log capacity and the switcher's availability.
+pub fn switch(state: &mut State, namespace: &str, name: &str) -> Vec<Cmd> {
+    let mut fresh = State::new(namespace, name, state.now, state.theme);
+    fresh.can_switch = state.can_switch;
+    fresh.logs = crate::app::logs::LogPane::new(state.logs.buffer.capacity());
+    fresh.logs.page = state.logs.page;
+    *state = fresh;
+    vec![Cmd::SwitchPod {
+        namespace: namespace.to_owned(),
+        name: name.to_owned(),
+    }]
+}

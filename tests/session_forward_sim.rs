@@ -1,0 +1,113 @@
+//! End to end against the in-process simulator: the TUI's Session runs a `--forward`-equivalent
+//! (`forwards::add` → `Cmd::AddForward`), its `Msg::Forward` statuses go through `update`, and
+//! the seed's `hello from hello` comes back through the forward; nothing listens afterwards.
+
+mod stream_support;
+
+use std::time::Duration;
+
+use podscope::app::{Msg, State, update};
+use podscope::cluster::Session;
+use podscope::model::forward::PortSpec;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// One HTTP/1.1 GET with `Connection: close`; returns the raw response ("" when refused).
+async fn get(addr: std::net::SocketAddr, path: &str) -> String {
+    let mut s = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let req = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.expect("writes");
+    let mut out = Vec::new();
+    // A failed forward closes the local connection (a reset when the request is unread): "".
+    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out))
+        .await
+        .expect("answers within 10 s");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn body(resp: &str) -> &str {
+    resp.split_once("\r\n\r\n").map_or("", |(_, b)| b)
+}
+
+/// Applies channel messages to `state` until `done` holds (10 s at most).
+async fn pump_until(
+    state: &mut State,
+    rx: &mut tokio::sync::mpsc::Receiver<Msg>,
+    session: &mut Session,
+    done: impl Fn(&State) -> bool,
+) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !done(state) {
+        let msg = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .expect("condition reached in time")
+            .expect("channel open");
+        for cmd in update(state, msg) {
+            session.execute(&cmd);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_forward_fetches_hello_from_hello() {
+    let sim = stream_support::start().await;
+    let target = podscope::cluster::connect(
+        &podscope::cluster::ConnectOptions {
+            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
+            context: None,
+            namespace: Some("default".into()),
+        },
+        "hello",
+    )
+    .await
+    .expect("connects");
+    let (tx, mut rx) = tokio::sync::mpsc::channel(1024);
+    let now = "2024-06-03T07:20:15Z".parse().expect("time");
+    let mut state = State::new(
+        "default",
+        "hello",
+        now,
+        podscope::ui::theme::Theme::colored(),
+    );
+    let mut session = Session::start(target, tx);
+    let spec: PortSpec = "0:8081".parse().expect("spec");
+    for cmd in podscope::app::forwards::add(&mut state, spec) {
+        session.execute(&cmd);
+    }
+    pump_until(&mut state, &mut rx, &mut session, |s| {
+        s.forwards.entries[0]
+            .status
+            .as_ref()
+            .is_some_and(|st| st.local.is_some())
+    })
+    .await;
+    let local = state.forwards.entries[0]
+        .status
+        .as_ref()
+        .and_then(|s| s.local)
+        .expect("bound");
+    assert_eq!(state.forwards.entries[0].state_word(), "listening");
+    let resp = get(local, "/").await;
+    if resp.is_empty() {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        while let Ok(m) = rx.try_recv() {
+            update(&mut state, m);
+        }
+        panic!("{:?}", state.forwards.entries[0]);
+    }
+    assert_eq!(body(&resp), "hello from hello\n", "{resp}");
+    pump_until(&mut state, &mut rx, &mut session, |s| {
+        s.forwards.entries[0]
+            .status
+            .as_ref()
+            .is_some_and(|st| st.total_connections == 1 && st.bytes_in > 0)
+    })
+    .await;
+    drop(session);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(
+        tokio::net::TcpStream::connect(local).await.is_err(),
+        "nothing listens on {local} after the session ends"
+    );
+}

@@ -1,0 +1,252 @@
+//! `update` scripts for issue #5 (shell `e`, debug container `d`, port-forward panel `f`) and the
+//! demo's pod switcher (issue #3), plus snapshots of the panel and the switcher at 120×40.
+
+mod common;
+
+use common::{container, key, pod, render, state};
+use crossterm::event::KeyCode;
+use podscope::app::msg::{ForwardMsg, ShellEnd};
+use podscope::app::state::Connection;
+use podscope::app::{Cmd, Msg, State, update};
+use podscope::model::ContainerKind;
+use podscope::model::forward::{ForwardState, ForwardStatus, PortSpec};
+
+fn two_containers() -> State {
+    let mut s = state();
+    update(
+        &mut s,
+        Msg::PodApplied(Box::new(pod(
+            "uid-1",
+            vec![
+                container("proxy", ContainerKind::Sidecar),
+                container("app", ContainerKind::Main),
+            ],
+        ))),
+    );
+    s.dirty = false;
+    s
+}
+
+fn status_line(s: &State) -> String {
+    s.logs.status.clone().unwrap_or_default()
+}
+
+#[test]
+fn e_opens_a_shell_in_the_selected_container() {
+    let mut s = two_containers();
+    update(&mut s, key(KeyCode::Char('j')));
+    let cmds = update(&mut s, key(KeyCode::Char('e')));
+    assert_eq!(
+        cmds,
+        vec![Cmd::OpenShell {
+            container: "app".into()
+        }]
+    );
+}
+
+#[test]
+fn e_without_a_pod_does_nothing_but_say_so() {
+    let mut s = state();
+    assert!(update(&mut s, key(KeyCode::Char('e'))).is_empty());
+    assert_eq!(status_line(&s), "no container to open a shell in");
+}
+
+#[test]
+fn shell_exit_texts_are_kubectls() {
+    let mut s = two_containers();
+    let exited = |code| Msg::ShellExited {
+        container: "app".into(),
+        result: ShellEnd::Exited {
+            shell: "sh".into(),
+            exit_code: code,
+        },
+    };
+    assert!(update(&mut s, exited(3)).is_empty());
+    // kubectl exec's wording for a non-zero exit (notes/protocols.md §3).
+    assert_eq!(status_line(&s), "command terminated with exit code 3");
+    update(&mut s, exited(0));
+    assert_eq!(status_line(&s), "shell exited");
+    update(
+        &mut s,
+        Msg::ShellExited {
+            container: "app".into(),
+            result: ShellEnd::Failed("container not found (\"app\")".into()),
+        },
+    );
+    assert_eq!(
+        status_line(&s),
+        "shell failed: container not found (\"app\")"
+    );
+}
+
+#[test]
+fn no_shell_offers_the_debug_container_and_d_adds_it() {
+    let mut s = two_containers();
+    update(&mut s, key(KeyCode::Char('j')));
+    update(
+        &mut s,
+        Msg::ShellExited {
+            container: "app".into(),
+            result: ShellEnd::NoShell {
+                tried: vec!["bash".into(), "sh".into()],
+            },
+        },
+    );
+    assert_eq!(
+        status_line(&s),
+        "no shell in image example/app:1 (tried bash, sh): press d to add an ephemeral debug container"
+    );
+    let cmds = update(&mut s, key(KeyCode::Char('d')));
+    assert_eq!(
+        cmds,
+        vec![Cmd::AddDebugContainer {
+            target: "app".into()
+        }]
+    );
+    let cmds = update(
+        &mut s,
+        Msg::DebugReady {
+            name: "debugger-x7k2q".into(),
+        },
+    );
+    assert_eq!(
+        cmds,
+        vec![Cmd::AttachDebug {
+            container: "debugger-x7k2q".into()
+        }]
+    );
+    update(&mut s, Msg::DebugFailed("ImagePullBackOff".into()));
+    assert_eq!(status_line(&s), "debug container failed: ImagePullBackOff");
+}
+
+fn spec(s: &str) -> PortSpec {
+    s.parse().expect("valid spec")
+}
+
+fn typed(s: &mut State, text: &str) -> Vec<Cmd> {
+    for c in text.chars() {
+        update(s, key(KeyCode::Char(c)));
+    }
+    update(s, key(KeyCode::Enter))
+}
+
+#[test]
+fn forward_panel_adds_removes_and_tracks_status() {
+    let mut s = two_containers();
+    update(&mut s, key(KeyCode::Char('f')));
+    assert!(s.forwards.shown);
+    update(&mut s, key(KeyCode::Char('a')));
+    let cmds = typed(&mut s, "8080:80");
+    assert_eq!(
+        cmds,
+        vec![Cmd::AddForward {
+            id: 0,
+            spec: spec("8080:80")
+        }]
+    );
+    assert_eq!(s.forwards.entries[0].state_word(), "starting");
+    update(&mut s, key(KeyCode::Char('a')));
+    assert!(typed(&mut s, "80:80:80").is_empty());
+    assert!(
+        s.forwards
+            .status
+            .as_deref()
+            .is_some_and(|t| t.starts_with("bad forward \"80:80:80\"")),
+        "{:?}",
+        s.forwards.status
+    );
+    update(&mut s, key(KeyCode::Char('a')));
+    typed(&mut s, "9090:metrics");
+    let mut st = ForwardStatus::new(spec("8080:80"));
+    st.local = Some("127.0.0.1:8080".parse().expect("addr"));
+    st.state = ForwardState::Active;
+    st.open_connections = 1;
+    st.total_connections = 2;
+    st.bytes_in = 2048;
+    st.bytes_out = 77;
+    update(
+        &mut s,
+        Msg::Forward(ForwardMsg::Status { id: 0, status: st }),
+    );
+    update(
+        &mut s,
+        Msg::Forward(ForwardMsg::Failed {
+            id: 1,
+            error: "unable to listen on 127.0.0.1:9090: address already in use".into(),
+        }),
+    );
+    assert_eq!(s.forwards.entries[0].state_word(), "active");
+    assert_eq!(s.forwards.entries[1].state_word(), "failed");
+    let screen = common::text(&render(&s, 120, 40));
+    assert!(
+        screen.contains("127.0.0.1:8080         80      active"),
+        "{screen}"
+    );
+    assert!(screen.contains("2.0 KiB       77 B"), "{screen}");
+    assert!(
+        screen.contains("last error: unable to listen on 127.0.0.1:9090: address already in use"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("forward_panel@120x40", render(&s, 120, 40));
+    // The selection is on the last added; x removes it, Delete the other.
+    assert_eq!(
+        update(&mut s, key(KeyCode::Char('x'))),
+        vec![Cmd::StopForward { id: 1 }]
+    );
+    assert_eq!(
+        update(&mut s, key(KeyCode::Delete)),
+        vec![Cmd::StopForward { id: 0 }]
+    );
+    assert!(s.forwards.entries.is_empty());
+    assert!(update(&mut s, key(KeyCode::Delete)).is_empty());
+    update(&mut s, key(KeyCode::Esc));
+    assert!(!s.forwards.shown);
+}
+
+#[test]
+fn switcher_is_absent_for_real_clusters() {
+    let mut s = two_containers();
+    assert!(update(&mut s, key(KeyCode::Char('P'))).is_empty());
+    assert!(s.switcher.is_none());
+}
+
+#[test]
+fn switcher_opens_lists_and_switches_with_a_state_reset() {
+    let mut s = two_containers();
+    s.can_switch = true;
+    update(&mut s, key(KeyCode::Char('e'))); // leaves a status line behind
+    assert_eq!(update(&mut s, key(KeyCode::Char('P'))), vec![Cmd::ListPods]);
+    update(
+        &mut s,
+        Msg::PodList(vec![
+            ("default".into(), "web".into()),
+            ("default".into(), "crash".into()),
+            ("default".into(), "hello".into()),
+            ("04-crashloop-oomkilled-jvm".into(), "orders-jvm".into()),
+        ]),
+    );
+    let sw = s.switcher.as_ref().expect("open");
+    assert_eq!(sw.pods[sw.selected], ("default".into(), "web".into()));
+    insta::assert_snapshot!("switcher@120x40", render(&s, 120, 40));
+    update(&mut s, key(KeyCode::Up));
+    update(&mut s, key(KeyCode::Up));
+    let cmds = update(&mut s, key(KeyCode::Enter));
+    assert_eq!(
+        cmds,
+        vec![Cmd::SwitchPod {
+            namespace: "default".into(),
+            name: "crash".into()
+        }]
+    );
+    assert_eq!(
+        (s.namespace.as_str(), s.name.as_str()),
+        ("default", "crash")
+    );
+    assert!(s.pod.is_none() && s.events.is_empty() && s.switcher.is_none());
+    assert_eq!(s.connection, Connection::Connecting);
+    assert!(s.can_switch && s.logs.status.is_none());
+    // `o` opens it too; Esc closes without switching.
+    assert_eq!(update(&mut s, key(KeyCode::Char('o'))), vec![Cmd::ListPods]);
+    assert!(update(&mut s, key(KeyCode::Esc)).is_empty());
+    assert!(s.switcher.is_none());
+}
