@@ -121,3 +121,63 @@ async fn tui_shows_status_and_a_moving_countdown() {
     });
     sim.shutdown().await;
 }
+
+/// Issue #5's TUI flow: `e` hands the terminal to a shell in the seed's proxy sidecar
+/// (`hostname` prints the pod name, as the seed shows), `exit` gives the pod view back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
+    if tmux(&["-V"]).is_none() {
+        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
+        return;
+    }
+    let sim = Simulator::start(SimConfig {
+        scenarios: vec!["hello".into()],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    let session = format!("podscope-shell-{}", std::process::id());
+    let cmd = format!(
+        "{} --kubeconfig {} -n default hello -c proxy",
+        env!("CARGO_BIN_EXE_podscope"),
+        sim.kubeconfig_path().display(),
+    );
+    tokio::task::block_in_place(|| {
+        tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "120",
+            "-y",
+            "40",
+            &cmd,
+        ])
+        .expect("tmux starts");
+        wait_for(&session, "hello running 2/2", |s| {
+            s.contains("READY 2/2") && s.contains("live")
+        });
+        tmux(&["send-keys", "-t", &session, "e"]);
+        wait_for(&session, "a shell prompt", |s| {
+            s.contains('#') && !s.contains("READY")
+        });
+        tmux(&["send-keys", "-t", &session, "hostname", "Enter"]);
+        let screen = wait_for(&session, "hostname output", |s| {
+            s.lines().any(|l| l.trim() == "hello")
+        });
+        assert!(screen.contains("hostname"), "{screen}");
+        tmux(&["send-keys", "-t", &session, "exit", "Enter"]);
+        let back = wait_for(&session, "the pod view again", |s| {
+            s.contains("READY 2/2") && s.contains("shell exited")
+        });
+        assert!(back.contains("default/hello"), "{back}");
+        tmux(&["send-keys", "-t", &session, "q"]);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while tmux(&["has-session", "-t", &session]).is_some() {
+            assert!(Instant::now() < deadline, "q did not quit");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    sim.shutdown().await;
+}

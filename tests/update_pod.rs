@@ -205,3 +205,19 @@ fn sigterm_quits() {
     let mut s = state();
     assert_eq!(update(&mut s, Msg::Quit), vec![Cmd::Quit]);
 }
+
+#[test]
+fn a_queued_message_for_another_pod_is_ignored() {
+    // After a pod switch the old pod's watch may still have messages queued.
+    let mut s = common::state();
+    let mut other = common::pod("uid-other", vec![]);
+    other.name = "previous-pod".into();
+    assert!(update(&mut s, Msg::PodApplied(Box::new(other.clone()))).is_empty());
+    assert!(s.pod.is_none());
+    assert!(update(&mut s, Msg::PodDeleted(Box::new(other))).is_empty());
+    assert!(s.pod.is_none());
+    // The watched pod itself still arrives.
+    let own = common::pod("uid-1", vec![]);
+    assert!(!update(&mut s, Msg::PodApplied(Box::new(own))).is_empty());
+    assert!(s.pod.is_some());
+}

@@ -43,6 +43,12 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.dirty = true;
             Vec::new()
         }
+        // After a pod switch, messages of the old pod's watch may still be queued: ignore them.
+        Msg::PodApplied(pod) | Msg::PodDeleted(pod)
+            if pod.namespace != state.namespace || pod.name != state.name =>
+        {
+            Vec::new()
+        }
         Msg::PodApplied(pod) => pod_applied(state, *pod),
         Msg::PodAbsent => {
             if !matches!(state.connection, Connection::Deleted { .. }) {
