@@ -38,6 +38,9 @@ fn write_screenshots() {
         let path = dir.join(format!("{name}.svg"));
         std::fs::write(&path, svg::to_svg(backend.buffer())).expect("write svg");
     }
+    let logs = cases::state_with_log("04-crashloop-oomkilled-jvm", "coord", 5);
+    let backend = render(&logs, 120, 40);
+    std::fs::write(dir.join("log-pane.svg"), svg::to_svg(backend.buffer())).expect("write svg");
     let mut help = cases::state("04-crashloop-oomkilled-jvm", false);
     update(&mut help, key(KeyCode::Char('?')));
     let backend = render(&help, 120, 40);

@@ -6,7 +6,7 @@ mod common;
 
 use common::{cases, key, render, rows, state, text};
 use crossterm::event::KeyCode;
-use podscope::app::{Cmd, Msg, State, update};
+use podscope::app::{Msg, State, update};
 use podscope::model::{ContainerKind, LogLine};
 use ratatui::style::Color;
 
@@ -24,30 +24,8 @@ fn case_log() -> Vec<String> {
         .collect()
 }
 
-/// Case 04 at its snapshot time with the log pane open and the previous run's log delivered on
-/// the first stream.
 fn case04_with_log() -> State {
-    let mut s = cases::state(CASE, false);
-    let cmds = update(&mut s, key(KeyCode::Char('l')));
-    let Some(Cmd::FollowLogs {
-        stream, container, ..
-    }) = cmds.first()
-    else {
-        panic!("no stream opened: {cmds:?}")
-    };
-    assert_eq!(container, "coord");
-    let lines = case_log()
-        .iter()
-        .map(|l| LogLine::from_raw("coord", 5, l))
-        .collect();
-    update(
-        &mut s,
-        Msg::LogLines {
-            stream: *stream,
-            lines,
-        },
-    );
-    s
+    cases::state_with_log(CASE, "coord", 5)
 }
 
 #[test]

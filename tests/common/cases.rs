@@ -105,3 +105,39 @@ pub fn state(case: &str, mono: bool) -> State {
     update(&mut s, Msg::EventsReset(events(case)));
     s
 }
+
+/// A case at its snapshot time with the log pane open (`l`) and the case's
+/// `logs-previous.txt` delivered on the first stream as `container`'s instance `restart_count`.
+pub fn state_with_log(case: &str, container: &str, restart_count: i32) -> State {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use podscope::app::Cmd;
+    use podscope::model::LogLine;
+    let mut s = state(case, false);
+    let cmds = update(
+        &mut s,
+        Msg::Key(KeyEvent::new(KeyCode::Char('l'), KeyModifiers::NONE)),
+    );
+    let Some(Cmd::FollowLogs {
+        stream,
+        container: c,
+        ..
+    }) = cmds.first()
+    else {
+        panic!("no stream opened: {cmds:?}")
+    };
+    assert_eq!(c, container);
+    let text =
+        std::fs::read_to_string(dir(case).join("logs-previous.txt")).expect("logs-previous.txt");
+    let lines = text
+        .lines()
+        .map(|l| LogLine::from_raw(container, restart_count, l))
+        .collect();
+    update(
+        &mut s,
+        Msg::LogLines {
+            stream: *stream,
+            lines,
+        },
+    );
+    s
+}
