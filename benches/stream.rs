@@ -94,8 +94,11 @@ async fn main() {
     .await
     .expect("simulator");
     sim.store().create_pod(echo_pod()).expect("echo pod");
-    let client =
-        kube::Client::try_from(kube::Config::new(sim.url().parse().expect("url"))).expect("client");
+    let kc = kube::config::Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig");
+    let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+        .await
+        .expect("config");
+    let client = kube::Client::try_from(cfg).expect("client");
 
     let direct = echo_throughput(direct_echo().await, total).await;
     let fwd = Forwarder::start(
@@ -114,6 +117,49 @@ async fn main() {
         100.0 * forwarded / direct
     );
     fwd.stop().await;
+
+    // Many small requests, keep-alive off: one TCP connection (so one port-forward stream) per
+    // request, through the seed's nginx sidecar to hello.
+    let requests = env_num("BENCH_REQUESTS", 1000);
+    let web = Forwarder::start(
+        client.clone(),
+        "default",
+        "hello",
+        &[":8081".parse().expect("spec")],
+    )
+    .await
+    .expect("forwarder");
+    let addr = web.local_addrs()[0];
+    let start = Instant::now();
+    let mut errors = 0usize;
+    for _ in 0..requests {
+        let ok = async {
+            let mut s = tokio::net::TcpStream::connect(addr).await.ok()?;
+            s.write_all(b"GET / HTTP/1.0\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                .await
+                .ok()?;
+            let mut body = Vec::new();
+            tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut body))
+                .await
+                .ok()?
+                .ok()?;
+            String::from_utf8_lossy(&body)
+                .contains("hello from hello")
+                .then_some(())
+        }
+        .await;
+        if ok.is_none() {
+            errors += 1;
+        }
+    }
+    let took = start.elapsed();
+    println!("{requests} HTTP/1.0 requests (keep-alive off) through the Forwarder to hello:8081:");
+    println!(
+        "  {errors} errors, {:.0} requests/s, {:?} per request",
+        requests as f64 / took.as_secs_f64(),
+        took / u32::try_from(requests.max(1)).unwrap_or(u32::MAX)
+    );
+    web.stop().await;
 
     let api: Api<Pod> = Api::namespaced(client, "default");
     let ap = AttachParams::default()
