@@ -40,6 +40,9 @@ pub async fn attach_with(
         context: args.context.clone(),
         namespace: args.namespace.clone(),
     };
+    if let Err(msg) = validate_pod_name(&args.pod) {
+        return Ok(setup_error(&msg));
+    }
     let target = match connect(&opts, &args.pod).await {
         Ok(t) => t,
         Err(e) => return Ok(setup_error(&e.to_string())),
@@ -108,4 +111,42 @@ pub async fn run_tui_with(
     }
     crate::app::run::run(state, rx, session).await?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks `name` is a valid pod name (an RFC 1123 subdomain, as the API server requires) so a
+/// typo or pasted escape sequence gets a clear message instead of a transport error.
+///
+/// # Errors
+/// The API server's wording, with the name sanitised.
+pub fn validate_pod_name(name: &str) -> Result<(), String> {
+    let ok_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.';
+    let alnum = |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    if !name.is_empty()
+        && name.len() <= 253
+        && name.chars().all(ok_char)
+        && alnum(name.chars().next())
+        && alnum(name.chars().last())
+    {
+        return Ok(());
+    }
+    Err(format!(
+        "invalid pod name \"{}\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        crate::model::sanitize::sanitize(name)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::validate_pod_name;
+
+    #[test]
+    fn pod_names_follow_rfc_1123() {
+        assert!(validate_pod_name("cache-master-0").is_ok());
+        assert!(validate_pod_name("nightly-export-28731540-7xq2m").is_ok());
+        assert!(validate_pod_name("Web").is_err());
+        assert!(validate_pod_name("-web").is_err());
+        let err = validate_pod_name("bad\u{1b}[31mred").expect_err("escape rejected");
+        assert!(err.contains("bad\u{241b}[31mred"), "{err}");
+        assert!(!err.contains('\u{1b}'));
+    }
 }

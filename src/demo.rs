@@ -16,6 +16,10 @@ use crate::sim::{SimClock, SimConfig, Simulator, load_fixture};
 /// crash-loops with back-offs of 10 s, 20 s, 40 s … while you watch.
 pub const DEFAULT_DEMO_POD: &str = "crash";
 
+/// `demo --once`: the demo cluster's clock speed, and how long to let it run before the snapshot.
+const ONCE_SPEED: f64 = 20.0;
+const ONCE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Where the case fixtures live (compiled-in path of this source tree).
 #[must_use]
 pub fn cases_dir() -> PathBuf {
@@ -62,7 +66,14 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         .unwrap_or_else(|| "default".to_owned());
     let sim = match Simulator::start(SimConfig {
         fixtures,
-        clock: SimClock::Real,
+        // `--once` would otherwise catch the scenarios at t=0 (Pending): run the demo cluster's
+        // clock 20× faster and take the snapshot after 2 s, i.e. 40 s into the scenarios.
+        #[allow(clippy::disallowed_methods)] // the simulator's clock origin
+        clock: if args.once {
+            SimClock::scaled(jiff::Timestamp::now(), ONCE_SPEED)
+        } else {
+            SimClock::Real
+        },
         shift_to_now: true,
         ..SimConfig::demo()
     })
@@ -74,7 +85,7 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
             return Ok(ExitCode::from(crate::commands::EXIT_SETUP_ERROR));
         }
     };
-    let attach = AttachArgs {
+    let mut attach = AttachArgs {
         pod: wanted,
         namespace: Some(namespace),
         context: None,
@@ -96,6 +107,11 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
             .filter_map(|o| Some((o.meta().namespace.clone()?, o.meta().name.clone()?)))
             .collect()
     });
+    if args.once {
+        tokio::time::sleep(ONCE_WAIT).await;
+        // Ages and countdowns at the demo cluster's own (faster) clock.
+        attach.now = Some(sim.store().now());
+    }
     let code = crate::commands::attach_with(&attach, Some(lister)).await;
     sim.shutdown().await;
     code

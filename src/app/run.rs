@@ -55,6 +55,23 @@ async fn handoff(
     use crate::cluster::exec::{ExecError, ExecRequest, run_on_terminal, run_shell};
     *input = EventStream::new();
     ratatui::restore();
+    {
+        use std::io::Write as _;
+        let mut out = std::io::stdout();
+        let _ = crossterm::execute!(
+            out,
+            crossterm::terminal::Clear(crossterm::terminal::ClearType::All),
+            crossterm::cursor::MoveTo(0, 0)
+        );
+        // Attaching shows nothing until the process writes; say so as kubectl does.
+        if !shell {
+            let _ = writeln!(
+                out,
+                "If you don't see a command prompt, try pressing enter."
+            );
+        }
+        let _ = out.flush();
+    }
     let target = session.target();
     let result = if shell {
         run_shell(

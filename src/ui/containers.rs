@@ -120,7 +120,12 @@ fn row(
         (false, false) => Span::styled("✗", t.warn),
     };
     let restarts = if wide {
-        format!(" {:>3} restarts  ", c.restart_count)
+        let noun = if c.restart_count == 1 {
+            "restart "
+        } else {
+            "restarts"
+        };
+        format!(" {:>3} {noun}  ", c.restart_count)
     } else {
         format!(" ↻{:<3} ", c.restart_count)
     };

@@ -17,8 +17,18 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         return;
     }
     let mode = crate::app::logs::actions::mode(state);
+    let mut groups = keymap::grouped_in(true, Some(mode));
+    // Too narrow: drop hints from the middle, never `? help` and `q quit` (the table's last two).
+    let width = |g: &[(Vec<String>, &str)]| -> usize {
+        g.iter()
+            .map(|(k, d)| k.join("/").chars().count() + 1 + d.chars().count() + 2)
+            .sum()
+    };
+    while groups.len() > 2 && width(&groups) > usize::from(area.width) + 2 {
+        groups.remove(groups.len() - 3);
+    }
     let mut spans = Vec::new();
-    for (keys, description) in keymap::grouped_in(true, Some(mode)) {
+    for (keys, description) in groups {
         if !spans.is_empty() {
             spans.push(Span::raw("  "));
         }
