@@ -110,7 +110,7 @@ async fn the_log_pane_shows_the_containers_lines_from_the_simulator() {
 }
 
 /// The dynamic simulator's OOMKilled JVM (45 s per instance) on a clock 30× real time: the pane
-/// follows the container across its restarts, with the restart marker between the instances and
+/// follows the container across three restarts, with the restart marker between the instances and
 /// every line of each instance exactly once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn following_survives_restarts_on_the_dynamic_simulator() {
@@ -153,20 +153,20 @@ async fn following_survives_restarts_on_the_dynamic_simulator() {
             })
             .collect()
     };
-    drive(&mut state, &mut rx, &mut session, "two restarts", |s| {
+    drive(&mut state, &mut rx, &mut session, "three restarts", |s| {
         texts(s)
             .iter()
             .filter(|(_, t)| t.starts_with("── restarted: OOMKilled, exit 137 (SIGKILL) after 45s"))
             .count()
-            >= 2
+            >= 3
             && texts(s)
                 .iter()
-                .any(|(i, t)| *i == 2 && t.contains("myid=3"))
+                .any(|(i, t)| *i == 3 && t.contains("myid=3"))
     })
     .await;
     let got = texts(&state);
     let first = "Writing coordinator configuration to /var/lib/coord/conf/coord.cfg";
-    for instance in 0..=1 {
+    for instance in 0..=2 {
         let lines: Vec<&String> = got
             .iter()
             .filter(|(i, t)| *i == instance && !t.starts_with("──"))
@@ -180,8 +180,88 @@ async fn following_survives_restarts_on_the_dynamic_simulator() {
         .map(|(_, t)| t)
         .filter(|t| t.starts_with("── restarted"))
         .collect();
-    // The first restart is immediate (no back-off yet); the second waited 10 s.
+    // The first restart is immediate (no back-off yet); the second waited 10 s, the third 20 s.
     assert!(markers[1].ends_with("back-off 10s ──"), "{markers:?}");
+    assert!(markers[2].ends_with("back-off 20s ──"), "{markers:?}");
+    update(&mut state, Msg::Quit);
+    session.execute(&Cmd::Quit);
+    sim.shutdown().await;
+}
+
+/// Issue #4's hostile logs, served by the simulator: a title-setting OSC, a clear-screen CSI, an
+/// OSC 52 clipboard write and a 1 MB line. None of the escapes reaches the rendered buffer, and
+/// the 1 MB line is kept whole and shown cut with its marker.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_log_lines_from_the_simulator_never_reach_the_terminal() {
+    let src = common::cluster::cases_dir().join(CASE);
+    let exp = common::cases::expected(CASE);
+    let ns = common::cluster::namespace(&src);
+    let dir = tempfile::tempdir().expect("tempdir");
+    for f in ["pod.json", "events.json", "expected.md"] {
+        std::fs::copy(src.join(f), dir.path().join(f)).expect("copy fixture");
+    }
+    let big = "x".repeat(1024 * 1024);
+    let log = format!(
+        "before\n\u{1b}]0;pwned title\u{7}title\n\u{1b}[2Jcleared\n\u{1b}]52;c;aGVsbG8=\u{7}clipboard\n{big}\nafter\n"
+    );
+    std::fs::write(dir.path().join("logs-previous.txt"), log).expect("write log");
+    let sim = Simulator::start(SimConfig {
+        fixtures: vec![dir.path().to_path_buf()],
+        clock: SimClock::Frozen(exp.now),
+        ..Default::default()
+    })
+    .await
+    .expect("simulator starts");
+    let target = connect(
+        &ConnectOptions {
+            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
+            context: None,
+            namespace: Some(ns.clone()),
+        },
+        &exp.name,
+    )
+    .await
+    .expect("connects");
+    let (tx, mut rx) = channel(1024);
+    let mut state = State::new(&ns, &exp.name, exp.now, Theme::monochrome());
+    let mut session = Session::start(target, tx);
+    drive(&mut state, &mut rx, &mut session, "the pod", |s| {
+        s.pod.is_some()
+    })
+    .await;
+    for cmd in update(&mut state, key(KeyCode::Char('l'))) {
+        session.execute(&cmd);
+    }
+    drive(&mut state, &mut rx, &mut session, "the six lines", |s| {
+        s.logs.view_len() >= 6
+    })
+    .await;
+    let texts: Vec<String> = (0..state.logs.view_len())
+        .filter_map(|p| state.logs.view_line(p).map(|(_, l)| l.text.clone()))
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.len() == big.len()),
+        "the 1 MB line is kept whole"
+    );
+    assert!(texts.iter().all(|t| !t.contains('\u{1b}')), "{texts:?}");
+    let backend = render(&state, 120, 40);
+    let cells: String = backend
+        .buffer()
+        .content()
+        .iter()
+        .map(ratatui::buffer::Cell::symbol)
+        .collect();
+    assert!(
+        !cells.contains('\u{1b}'),
+        "an ESC reached the terminal buffer"
+    );
+    assert!(
+        !cells.contains('\u{7}'),
+        "a BEL reached the terminal buffer"
+    );
+    let screen = text(&backend);
+    assert!(screen.contains("bytes more]"), "{screen}");
+    assert!(screen.contains("after"), "{screen}");
     update(&mut state, Msg::Quit);
     session.execute(&Cmd::Quit);
     sim.shutdown().await;
