@@ -70,6 +70,14 @@ pub enum Action {
     ToggleForwards,
     /// Open the pod switcher (demo only).
     OpenSwitcher,
+    /// Help overlay: scroll one line up.
+    HelpUp,
+    /// Help overlay: scroll one line down.
+    HelpDown,
+    /// Help overlay: scroll one page up.
+    HelpPageUp,
+    /// Help overlay: scroll one page down.
+    HelpPageDown,
 }
 
 /// When a row applies.
@@ -85,6 +93,8 @@ pub enum When {
     LogFocus,
     /// When the session can switch pods (the demo's in-process cluster only).
     CanSwitch,
+    /// While the help overlay is open (its scroll keys shadow the others).
+    Help,
 }
 
 /// The mode keys are resolved in, derived from the state by `update`.
@@ -96,6 +106,8 @@ pub struct Mode {
     pub log_focus: bool,
     /// The pod switcher is available (demo).
     pub can_switch: bool,
+    /// The help overlay is open.
+    pub help: bool,
 }
 
 impl When {
@@ -105,6 +117,7 @@ impl When {
             When::LogPane | When::LogTools => mode.log_pane,
             When::LogFocus => mode.log_focus,
             When::CanSwitch => mode.can_switch,
+            When::Help => mode.help,
         }
     }
 }
@@ -203,6 +216,42 @@ const fn ch(c: char) -> Key {
 
 /// The default keymap. Rows with the same action are shown together (`j/↓ next container`).
 pub const KEYMAP: &[Binding] = &[
+    row_in(
+        When::Help,
+        Key::plain(KeyCode::Down),
+        Action::HelpDown,
+        "scroll help down",
+        false,
+    ),
+    row_in(
+        When::Help,
+        ch('j'),
+        Action::HelpDown,
+        "scroll help down",
+        false,
+    ),
+    row_in(
+        When::Help,
+        Key::plain(KeyCode::Up),
+        Action::HelpUp,
+        "scroll help up",
+        false,
+    ),
+    row_in(When::Help, ch('k'), Action::HelpUp, "scroll help up", false),
+    row_in(
+        When::Help,
+        Key::plain(KeyCode::PageDown),
+        Action::HelpPageDown,
+        "help page down",
+        false,
+    ),
+    row_in(
+        When::Help,
+        Key::plain(KeyCode::PageUp),
+        Action::HelpPageUp,
+        "help page up",
+        false,
+    ),
     row_in(
         When::LogFocus,
         Key::plain(KeyCode::Up),
@@ -452,6 +501,19 @@ pub fn grouped(footer_only: bool) -> Vec<(Vec<String>, &'static str)> {
 /// and [`When::LogTools`] rows only while the log pane has focus.
 #[must_use]
 pub fn grouped_in(footer_only: bool, mode: Option<Mode>) -> Vec<(Vec<String>, &'static str)> {
+    grouped_actions(footer_only, mode)
+        .into_iter()
+        .map(|(_, k, d)| (k, d))
+        .collect()
+}
+
+/// [`grouped_in`] with each group's action: `(Action::NextContainer, ["j", "↓"], "next
+/// container")`.
+#[must_use]
+pub fn grouped_actions(
+    footer_only: bool,
+    mode: Option<Mode>,
+) -> Vec<(Action, Vec<String>, &'static str)> {
     let mode_or_default = mode.unwrap_or_default();
     let mut groups: Vec<(Action, Vec<String>, &'static str)> = Vec::new();
     for (i, b) in KEYMAP.iter().enumerate() {
@@ -471,5 +533,5 @@ pub fn grouped_in(footer_only: bool, mode: Option<Mode>) -> Vec<(Vec<String>, &'
             groups.push((b.action, vec![b.key.label()], b.description));
         }
     }
-    groups.into_iter().map(|(_, k, d)| (k, d)).collect()
+    groups
 }

@@ -44,6 +44,11 @@ pub struct State {
     pub selected: usize,
     /// Whether the help overlay is shown.
     pub show_help: bool,
+    /// First line of the help overlay in view (scrolled with ↓/↑/PgDn/PgUp while it is open);
+    /// clamped by `update` to what the last known terminal size leaves hidden.
+    pub help_scroll: usize,
+    /// The terminal's size `(columns, rows)` from the last `Msg::Resize`, if any.
+    pub screen: Option<(u16, u16)>,
     /// A one-line notice, e.g. `pod recreated (new UID 1b2c…)`.
     pub notice: Option<String>,
     /// Styles chosen at start (colour or `NO_COLOR`).
@@ -76,6 +81,8 @@ impl State {
             events_error: None,
             selected: 0,
             show_help: false,
+            help_scroll: 0,
+            screen: None,
             notice: None,
             theme,
             dirty: true,

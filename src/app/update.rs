@@ -36,7 +36,9 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             Some(action) => apply_action(state, action),
             None => Vec::new(),
         },
-        Msg::Resize(_, rows) => {
+        Msg::Resize(cols, rows) => {
+            state.screen = Some((cols, rows));
+            state.help_scroll = state.help_scroll.min(help_max_scroll(state));
             // A page of the log pane: about half the screen (the pane's exact height is the
             // view's business).
             state.logs.page = usize::from(rows / 2).max(1);
@@ -178,8 +180,15 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         Action::PrevContainer => state.selected = state.selected.saturating_sub(1),
         Action::FirstContainer => state.selected = 0,
         Action::LastContainer => state.selected = last,
-        Action::ToggleHelp => state.show_help = !state.show_help,
+        Action::ToggleHelp => {
+            state.show_help = !state.show_help;
+            state.help_scroll = 0;
+        }
         Action::CloseHelp => state.show_help = false,
+        Action::HelpUp | Action::HelpDown | Action::HelpPageUp | Action::HelpPageDown => {
+            scroll_help(state, action);
+            return Vec::new();
+        }
         Action::OpenShell => return super::shell::open_shell(state),
         Action::AddDebug => return super::shell::add_debug(state),
         Action::ToggleForwards => {
@@ -194,4 +203,25 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         return logs::reload(state);
     }
     Vec::new()
+}
+
+/// The help overlay's scroll limit at the last known terminal size (80×24 before any resize).
+fn help_max_scroll(state: &State) -> usize {
+    let (cols, rows) = state.screen.unwrap_or((80, 24));
+    crate::ui::help::max_scroll(cols, rows)
+}
+
+/// Scrolls the help overlay by a line or a page, within what is hidden at the current size.
+fn scroll_help(state: &mut State, action: Action) {
+    let (_, rows) = state.screen.unwrap_or((80, 24));
+    let page = usize::from(rows.saturating_sub(4)).max(1);
+    let before = state.help_scroll;
+    state.help_scroll = match action {
+        Action::HelpUp => before.saturating_sub(1),
+        Action::HelpPageUp => before.saturating_sub(page),
+        Action::HelpDown => before + 1,
+        _ => before + page,
+    }
+    .min(help_max_scroll(state));
+    state.dirty |= before != state.help_scroll;
 }

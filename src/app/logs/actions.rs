@@ -18,6 +18,7 @@ pub fn mode(state: &State) -> Mode {
         log_pane: state.logs.shown,
         log_focus: state.logs.shown && state.logs.focused,
         can_switch: state.can_switch,
+        help: state.show_help,
     }
 }
 
