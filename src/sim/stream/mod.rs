@@ -13,6 +13,7 @@ mod commands;
 mod ephemeral;
 mod exec;
 mod listeners;
+mod pipe;
 mod portforward;
 mod shell;
 mod userland;

@@ -175,41 +175,66 @@ impl Shell {
                 self.status = 0;
                 continue;
             }
-            let (words, redirect) = self.words(&cmd);
-            let Some(first) = words.first() else { continue };
-            let mut acts = Vec::new();
-            match first.as_str() {
-                "exit" => {
-                    let code = words
-                        .get(1)
-                        .and_then(|w| w.parse::<i32>().ok())
-                        .unwrap_or(self.status);
-                    return (actions, Some(code & 0xff));
-                }
-                "cd" | "export" | ":" => self.status = 0,
-                _ if has_binary(&self.view, first) && !matches!(first.as_str(), "sh" | "bash") => {
-                    self.status = run_binary(&self.view, &words, &mut acts);
-                }
-                "sh" | "bash"
-                    if has_binary(&self.view, first) && words.get(1).is_some_and(|w| w == "-c") =>
-                {
-                    let mut sub = Shell::new(self.view.clone(), self.flavour, false);
-                    let sub_actions = sub.run_script(words.get(2).map_or("", String::as_str));
-                    for a in sub_actions {
-                        match a {
-                            Action::Exit(c) => self.status = c,
-                            other => acts.push(other),
-                        }
+            let stages = super::pipe::split_pipe(&cmd);
+            let (last, upstream) = stages.split_last().unwrap_or((&cmd, &[]));
+            // Stages before the last: their stdout is the next stage's stdin; stderr passes.
+            let mut piped: Option<Vec<u8>> = None;
+            for stage in upstream {
+                let (stage_words, _) = self.words(stage);
+                let mut stage_acts = Vec::new();
+                self.run_words(&stage_words, piped.take(), &mut stage_acts);
+                let mut out = Vec::new();
+                for a in stage_acts {
+                    match a {
+                        Action::Stdout(b) => out.extend(b),
+                        Action::Exit(_) | Action::Sleep(_) => {}
+                        other => actions.push(other),
                     }
                 }
-                other => {
-                    let msg = match self.flavour {
-                        Flavour::Ash => format!("sh: {other}: not found\n"),
-                        Flavour::Dash => format!("sh: {}: {other}: not found\n", self.lineno),
-                        Flavour::Bash => format!("bash: {other}: command not found\n"),
-                    };
-                    acts.push(Action::Stderr(msg.into_bytes()));
-                    self.status = 127;
+                piped = Some(out);
+            }
+            let (words, redirect) = self.words(last);
+            let Some(first) = words.first() else { continue };
+            let mut acts = Vec::new();
+            if let Some(input) = piped.take() {
+                self.run_words(&words, Some(input), &mut acts);
+            } else {
+                match first.as_str() {
+                    "exit" => {
+                        let code = words
+                            .get(1)
+                            .and_then(|w| w.parse::<i32>().ok())
+                            .unwrap_or(self.status);
+                        return (actions, Some(code & 0xff));
+                    }
+                    "cd" | "export" | ":" => self.status = 0,
+                    _ if has_binary(&self.view, first)
+                        && !matches!(first.as_str(), "sh" | "bash") =>
+                    {
+                        self.status = run_binary(&self.view, &words, &mut acts);
+                    }
+                    "sh" | "bash"
+                        if has_binary(&self.view, first)
+                            && words.get(1).is_some_and(|w| w == "-c") =>
+                    {
+                        let mut sub = Shell::new(self.view.clone(), self.flavour, false);
+                        let sub_actions = sub.run_script(words.get(2).map_or("", String::as_str));
+                        for a in sub_actions {
+                            match a {
+                                Action::Exit(c) => self.status = c,
+                                other => acts.push(other),
+                            }
+                        }
+                    }
+                    other => {
+                        let msg = match self.flavour {
+                            Flavour::Ash => format!("sh: {other}: not found\n"),
+                            Flavour::Dash => format!("sh: {}: {other}: not found\n", self.lineno),
+                            Flavour::Bash => format!("bash: {other}: command not found\n"),
+                        };
+                        acts.push(Action::Stderr(msg.into_bytes()));
+                        self.status = 127;
+                    }
                 }
             }
             actions.extend(acts.into_iter().filter_map(|a| match a {
@@ -219,6 +244,48 @@ impl Shell {
             }));
         }
         (actions, None)
+    }
+
+    /// Runs one pipeline stage: a filter (`head`, `grep`, `wc`, `cat` without a file) on
+    /// `stdin` (a filter given a file reads the file), else the binary (which ignores stdin);
+    /// sets `self.status`.
+    fn run_words(&mut self, words: &[String], stdin: Option<Vec<u8>>, acts: &mut Vec<Action>) {
+        let Some(first) = words.first() else { return };
+        let base = first.rsplit('/').next().unwrap_or(first);
+        let is_filter = super::pipe::is_filter(base) || (base == "cat" && words.len() == 1);
+        if is_filter && self.view.userland != super::userland::Userland::None {
+            let file_input = match (base, words) {
+                ("grep", [_, _, file]) | ("head" | "wc", [_, _, file]) => self
+                    .view
+                    .files
+                    .get(file.as_str())
+                    .cloned()
+                    .map(String::into_bytes),
+                _ => None,
+            };
+            let argv = if file_input.is_some() {
+                &words[..2]
+            } else {
+                words
+            };
+            let input = file_input.or(stdin).unwrap_or_default();
+            if let Some(f) = super::pipe::filter(argv, &input) {
+                acts.push(Action::Stdout(f.stdout));
+                if !f.stderr.is_empty() {
+                    acts.push(Action::Stderr(f.stderr));
+                }
+                self.status = f.status;
+                return;
+            }
+        }
+        if has_binary(&self.view, first) {
+            self.status = run_binary(&self.view, words, acts);
+        } else {
+            acts.push(Action::Stderr(
+                format!("sh: {first}: not found\n").into_bytes(),
+            ));
+            self.status = 127;
+        }
     }
 
     /// Splits a command into words with quote handling and `$` expansion; drops redirections and
