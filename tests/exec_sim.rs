@@ -98,6 +98,28 @@ async fn exit_codes_stdin_and_nginx_config() {
         "{out}"
     );
     assert!(out.contains("proxy_pass http://127.0.0.1:8080;"), "{out}");
+    // Pipelines: `| head -3` gives the first three lines of what `cat` alone prints.
+    let (_, whole, _) = exec(
+        &api,
+        "hello",
+        "proxy",
+        &["cat", "/etc/nginx/conf.d/default.conf"],
+        None,
+    )
+    .await
+    .expect("exec");
+    assert!(whole.starts_with("server {\n  listen 8081;\n"), "{whole}");
+    let first3: String = whole.split_inclusive('\n').take(3).collect();
+    let script = "cat /etc/nginx/conf.d/default.conf | head -3";
+    let r = exec(&api, "hello", "proxy", &["sh", "-c", script], None)
+        .await
+        .expect("exec");
+    assert_eq!(r, (0, first3, String::new()));
+    let script = "cat /etc/nginx/conf.d/default.conf | grep listen | wc -l";
+    let r = exec(&api, "hello", "proxy", &["sh", "-c", script], None)
+        .await
+        .expect("exec");
+    assert_eq!(r, (0, "1\n".into(), String::new()));
 }
 
 /// Seed 000 and case 30: no shell in a distroless image → the runtime's text, twice prefixed
