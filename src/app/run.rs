@@ -42,18 +42,24 @@ pub const SHELLS: &[&str] = &["bash", "sh"];
 /// Hands the terminal to a shell (`shell`: [`SHELLS`] in `container`) or an attach to
 /// `container`, the kdash way: the input stream is dropped and the terminal restored, the
 /// process runs in raw mode with resize, then the TUI takes the terminal back with a fresh
-/// input stream. The watches keep running meanwhile (their messages queue in the channel); how
+/// input stream.
+///
+/// The old stream is dropped *before* anything else, and no new one is made until the process
+/// has ended: crossterm's `EventStream::new` takes the global event-reader lock, which the old
+/// stream's waker thread holds while blocked in `poll(None)`; only dropping the old stream
+/// wakes that thread. Creating the new stream first blocked the hand-off until the first key
+/// typed after `d`/`e`, which that thread then read. The watches keep running meanwhile (their messages queue in the channel); how
 /// it ended is returned as `Msg::ShellExited` (not sent: the channel may be full by then).
 async fn handoff(
     terminal: &mut ratatui::DefaultTerminal,
-    input: &mut EventStream,
+    input: &mut Option<EventStream>,
     session: &Session,
     container: String,
     shell: bool,
 ) -> Msg {
     use super::msg::ShellEnd;
     use crate::cluster::exec::{ExecError, ExecRequest, run_on_terminal, run_shell};
-    *input = EventStream::new();
+    *input = None;
     ratatui::restore();
     {
         use std::io::Write as _;
@@ -98,7 +104,7 @@ async fn handoff(
     // Let the shell's input thread stop (it polls every 50 ms) before the TUI reads keys again.
     tokio::time::sleep(Duration::from_millis(80)).await;
     *terminal = ratatui::init();
-    *input = EventStream::new();
+    *input = Some(EventStream::new());
     let result = match result {
         Ok((shell, exit_code)) => ShellEnd::Exited { shell, exit_code },
         Err(ExecError::NoShell { tried, .. }) => ShellEnd::NoShell { tried },
@@ -113,7 +119,7 @@ async fn event_loop(
     rx: &mut Receiver<Msg>,
     session: &mut Session,
 ) -> color_eyre::Result<()> {
-    let mut input = EventStream::new();
+    let mut input = Some(EventStream::new());
     let mut tick = tokio::time::interval(TICK_INTERVAL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut sigterm = signal(SignalKind::terminate()).wrap_err("installing SIGTERM handler")?;
@@ -128,7 +134,7 @@ async fn event_loop(
         }
         let first = tokio::select! {
             biased;
-            event = input.next() => match event {
+            event = input.get_or_insert_with(EventStream::new).next() => match event {
                 Some(Ok(Event::Key(key))) => Msg::Key(key),
                 Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
                 Some(Ok(_)) => continue,
