@@ -181,3 +181,57 @@ async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
     });
     sim.shutdown().await;
 }
+
+/// `d` (ephemeral debug container, then attach): the hand-off reaches kubectl's prompt hint
+/// without a key press, and the first key typed after it reaches the shell (`hostname` runs
+/// whole and prints the pod name).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
+    if tmux(&["-V"]).is_none() {
+        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
+        return;
+    }
+    let sim = Simulator::start(SimConfig {
+        scenarios: vec!["hello".into()],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    let session = format!("podscope-debug-{}", std::process::id());
+    let cmd = format!(
+        "{} --kubeconfig {} -n default hello -c proxy",
+        env!("CARGO_BIN_EXE_podscope"),
+        sim.kubeconfig_path().display(),
+    );
+    tokio::task::block_in_place(|| {
+        tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "120",
+            "-y",
+            "40",
+            &cmd,
+        ])
+        .expect("tmux starts");
+        wait_for(&session, "hello running 2/2", |s| {
+            s.contains("READY 2/2") && s.contains("live")
+        });
+        tmux(&["send-keys", "-t", &session, "d"]);
+        wait_for(&session, "kubectl's attach hint", |s| {
+            s.contains("If you don't see a command prompt")
+        });
+        tmux(&["send-keys", "-t", &session, "hostname", "Enter"]);
+        let screen = wait_for(&session, "hostname output", |s| {
+            s.lines().any(|l| l.trim() == "hello")
+        });
+        assert!(screen.contains("hostname"), "{screen}");
+        tmux(&["send-keys", "-t", &session, "exit", "Enter"]);
+        wait_for(&session, "the pod view again", |s| s.contains("READY"));
+        tmux(&["send-keys", "-t", &session, "q"]);
+        let _ = tmux(&["kill-session", "-t", &session]);
+    });
+    sim.shutdown().await;
+}
