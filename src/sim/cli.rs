@@ -40,6 +40,10 @@ pub struct SimArgs {
     /// event ages) use the wall clock, so start with --now in the past to keep them valid.
     #[arg(long, value_name = "N")]
     pub speed: Option<f64>,
+    /// Use the reduced CrashLoopBackOff curve of the `ReduceDefaultCrashLoopBackOffDecay` gate
+    /// (1 s doubling to 60 s) instead of the default 10 s doubling to 300 s.
+    #[arg(long)]
+    pub reduced_backoff: bool,
 }
 
 /// Starts the simulator, prints its URL, kubeconfig path and a kubectl hint, and serves until
@@ -63,6 +67,10 @@ pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
         scenarios: args.scenarios.clone(),
         ..SimConfig::default()
     };
+    let mut cfg = cfg;
+    if args.reduced_backoff {
+        cfg.node.curve = crate::model::BackoffCurve::REDUCED;
+    }
     let sim = Simulator::start(cfg)
         .await
         .wrap_err("starting the simulator")?;
