@@ -39,33 +39,13 @@ async fn drive(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_log_pane_shows_the_containers_lines_from_the_simulator() {
     let dir = common::cluster::cases_dir().join(CASE);
-    let exp = common::cases::expected(CASE);
-    let ns = common::cluster::namespace(&dir);
+    let (sim, exp, ns) = common::sim::start_case(CASE, &[]).await;
     let want: Vec<String> = std::fs::read_to_string(dir.join("logs-previous.txt"))
         .expect("log file")
         .lines()
         .map(str::to_owned)
         .collect();
-    let sim = Simulator::start(SimConfig {
-        fixtures: vec![dir.clone()],
-        listen: "127.0.0.1:0".parse().expect("addr"),
-        kubeconfig_out: None,
-        clock: SimClock::Frozen(exp.now),
-        shift_to_now: false,
-        ..Default::default()
-    })
-    .await
-    .expect("simulator starts");
-    let target = connect(
-        &ConnectOptions {
-            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
-            context: None,
-            namespace: Some(ns.clone()),
-        },
-        &exp.name,
-    )
-    .await
-    .expect("connects");
+    let target = common::sim::target(&sim, &ns, &exp.name).await;
     let (tx, mut rx) = channel(1024);
     let mut state = State::new(&ns, &exp.name, exp.now, Theme::monochrome());
     let mut session = Session::start(target, tx);

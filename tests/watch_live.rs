@@ -9,8 +9,6 @@ use k8s_openapi::api::core::v1::{Event, Pod};
 use kube::Api;
 use podscope::app::Msg;
 use podscope::cluster::watch::{watch_events, watch_pod};
-use podscope::cluster::{ConnectOptions, connect};
-use podscope::sim::{SimClock, SimConfig, Simulator};
 use tokio::sync::mpsc::{Receiver, channel};
 
 const CASE: &str = "04-crashloop-oomkilled-jvm";
@@ -31,28 +29,8 @@ async fn next_matching(rx: &mut Receiver<Msg>, what: &str, f: impl Fn(&Msg) -> b
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pod_watch_follows_changes_deletion_recreation_and_expiry() {
     let dir = common::cluster::cases_dir().join(CASE);
-    let exp = common::cases::expected(&common::cluster::case_name(&dir));
-    let ns = common::cluster::namespace(&dir);
-    let sim = Simulator::start(SimConfig {
-        fixtures: vec![dir.clone()],
-        listen: "127.0.0.1:0".parse().expect("addr"),
-        kubeconfig_out: None,
-        clock: SimClock::Frozen(exp.now),
-        shift_to_now: false,
-        ..SimConfig::default()
-    })
-    .await
-    .expect("simulator starts");
-    let target = connect(
-        &ConnectOptions {
-            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
-            context: None,
-            namespace: Some(ns.clone()),
-        },
-        &exp.name,
-    )
-    .await
-    .expect("connects");
+    let (sim, exp, ns) = common::sim::start_case(CASE, &[]).await;
+    let target = common::sim::target(&sim, &ns, &exp.name).await;
     let (tx, mut rx) = channel(64);
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &ns);
     let task = tokio::spawn(watch_pod(api, ns.clone(), exp.name.clone(), tx.clone()));
@@ -147,28 +125,8 @@ async fn pod_watch_follows_changes_deletion_recreation_and_expiry() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn events_watch_delivers_the_pods_events() {
     let dir = common::cluster::cases_dir().join(CASE);
-    let exp = common::cases::expected(&common::cluster::case_name(&dir));
-    let ns = common::cluster::namespace(&dir);
-    let sim = Simulator::start(SimConfig {
-        fixtures: vec![dir.clone()],
-        listen: "127.0.0.1:0".parse().expect("addr"),
-        kubeconfig_out: None,
-        clock: SimClock::Frozen(exp.now),
-        shift_to_now: false,
-        ..SimConfig::default()
-    })
-    .await
-    .expect("simulator starts");
-    let target = connect(
-        &ConnectOptions {
-            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
-            context: None,
-            namespace: Some(ns.clone()),
-        },
-        &exp.name,
-    )
-    .await
-    .expect("connects");
+    let (sim, exp, ns) = common::sim::start_case(CASE, &[]).await;
+    let target = common::sim::target(&sim, &ns, &exp.name).await;
     let raw: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("events.json")).expect("events.json"),
     )

@@ -205,3 +205,18 @@ pub fn all_ready(p: &Pod) -> bool {
             .and_then(|s| s.init_container_statuses.as_ref())
             .is_none_or(|v| v.iter().all(|c| c.ready))
 }
+
+/// A connected [`podscope::cluster::Target`] for pod `ns/pod` on `sim`, through the kubeconfig the
+/// simulator wrote (as a user would run `podscope --kubeconfig K -n NS POD`).
+pub async fn target(sim: &Simulator, ns: &str, pod: &str) -> podscope::cluster::Target {
+    podscope::cluster::connect(
+        &podscope::cluster::ConnectOptions {
+            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
+            context: None,
+            namespace: Some(ns.to_owned()),
+        },
+        pod,
+    )
+    .await
+    .expect("connects")
+}
