@@ -1,5 +1,5 @@
 //! Port-forwarding with kube-rs: one `Api::portforward(pod, &[port])` WebSocket per accepted
-//! local connection (`notes/protocols.md` §4.3), bytes copied with `copy_bidirectional`.
+//! local connection (`notes/protocols.md` §4.3), bytes copied with `copy_bidirectional_with_sizes` (64 KiB buffers).
 //!
 //! The pod is looked up by name for every connection, so a pod re-created under the same name
 //! gets the new connections, and port names are resolved against its `containerPorts` (main
@@ -23,6 +23,9 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 use crate::model::forward::{ForwardState, ForwardStatus, PortSpec, RemotePort};
+
+/// Copy buffer per direction: 64 KiB, so a forwarded stream moves in large WebSocket frames.
+const COPY_BUFFER_BYTES: usize = 64 * 1024;
 
 /// Errors starting a forward.
 #[derive(Debug, thiserror::Error)]
@@ -377,7 +380,12 @@ async fn forward_one(
     let mut tick = tokio::time::interval(Duration::from_millis(250));
     let mut error_done = false;
     let outcome = {
-        let copy = tokio::io::copy_bidirectional(&mut local, &mut upstream);
+        let copy = tokio::io::copy_bidirectional_with_sizes(
+            &mut local,
+            &mut upstream,
+            COPY_BUFFER_BYTES,
+            COPY_BUFFER_BYTES,
+        );
         tokio::pin!(copy);
         loop {
             tokio::select! {

@@ -388,8 +388,9 @@ where
     S: AsyncRead + AsyncWrite + Unpin,
 {
     if listener == Listener::Echo {
-        let (mut r, mut w) = tokio::io::split(io);
-        let _ = tokio::io::copy(&mut r, &mut w).await;
+        let (r, mut w) = tokio::io::split(io);
+        let mut r = tokio::io::BufReader::with_capacity(64 * 1024, r);
+        let _ = tokio::io::copy_buf(&mut r, &mut w).await;
         let _ = w.shutdown().await;
         return;
     }

@@ -85,6 +85,9 @@ fn prepare(
     Ok((ports, protocol))
 }
 
+/// Bytes read from a pod-side connection per frame.
+const READ_BYTES: usize = 64 * 1024;
+
 fn frame(channel: usize, data: &[u8]) -> Message {
     let mut v = Vec::with_capacity(data.len() + 1);
     v.push(u8::try_from(channel).unwrap_or(u8::MAX));
@@ -137,15 +140,20 @@ async fn run(
                 live += 1;
                 let tx = tx.clone();
                 tokio::spawn(async move {
-                    let mut buf = vec![0u8; 32 * 1024];
+                    // Each read lands in a buffer that already holds the channel byte, so the
+                    // frame is sent without another copy.
+                    let channel = u8::try_from(2 * i).unwrap_or(u8::MAX);
                     loop {
-                        match r.read(&mut buf).await {
+                        let mut v = vec![0u8; 1 + READ_BYTES];
+                        v[0] = channel;
+                        match r.read(&mut v[1..]).await {
                             Ok(0) | Err(_) => {
                                 let _ = tx.send((2 * i, Vec::new())).await;
                                 break;
                             }
                             Ok(n) => {
-                                if tx.send((2 * i, buf[..n].to_vec())).await.is_err() {
+                                v.truncate(1 + n);
+                                if tx.send((2 * i, v)).await.is_err() {
                                     break;
                                 }
                             }
@@ -168,14 +176,28 @@ async fn run(
     drop(tx);
     let to_client = tokio::spawn(async move {
         while live > 0 {
-            let Some((ch, data)) = rx.recv().await else {
+            let Some((_, data)) = rx.recv().await else {
                 break;
             };
             if data.is_empty() {
                 live -= 1;
                 continue;
             }
-            if sink.send(frame(ch, &data)).await.is_err() {
+            // `data` is a whole frame (channel byte first); queue what else is ready and flush
+            // once, so TLS records and writes carry several frames.
+            if sink.feed(Message::Binary(Bytes::from(data))).await.is_err() {
+                return;
+            }
+            while let Ok((_, more)) = rx.try_recv() {
+                if more.is_empty() {
+                    live -= 1;
+                    continue;
+                }
+                if sink.feed(Message::Binary(Bytes::from(more))).await.is_err() {
+                    return;
+                }
+            }
+            if sink.flush().await.is_err() {
                 return;
             }
         }
