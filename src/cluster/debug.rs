@@ -16,7 +16,7 @@ use kube::api::{Patch, PatchParams};
 use rand::Rng;
 use serde_json::json;
 
-use super::config::{ConnectOptions, connect};
+use super::config::ConnectOptions;
 use super::exec::{ExecError, ExecRequest, finish, pump, report, run_on_terminal, start};
 use super::tty::piped_stdin;
 
@@ -176,12 +176,9 @@ pub async fn run_debug_cli(args: &DebugArgs) -> ExitCode {
         context: args.context.clone(),
         namespace: args.namespace.clone(),
     };
-    let target = match connect(&opts, &args.pod).await {
+    let target = match super::config::connect_or_exit(&opts, &args.pod).await {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("podscope: {e}");
-            return ExitCode::from(crate::commands::EXIT_SETUP_ERROR);
-        }
+        Err(code) => return code,
     };
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
     let pod = match api.get(&args.pod).await {

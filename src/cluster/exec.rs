@@ -16,8 +16,9 @@ use kube::api::{AttachParams, AttachedProcess, TerminalSize};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
-use super::config::{ConnectOptions, connect};
-use super::tty::{RawMode, piped_stdin, terminal_input};
+use super::config::ConnectOptions;
+pub use super::shell::{run_on_terminal, run_shell, run_shell_with_io};
+use super::tty::piped_stdin;
 use crate::model::sanitize::sanitize;
 
 /// `podscope exec POD [-c C] [-i] [-t] -- CMD…`.
@@ -305,124 +306,6 @@ pub fn default_container(pod: &Pod, requested: Option<&str>) -> (Option<String>,
     (first, notice)
 }
 
-/// Runs an interactive, tty-attached process on the real terminal (raw mode while it runs).
-///
-/// # Errors
-/// As [`pump`]; `Stream` when raw mode cannot be enabled.
-pub async fn run_on_terminal(
-    api: &Api<Pod>,
-    pod: &str,
-    req: &ExecRequest,
-) -> Result<i32, ExecError> {
-    let proc_ = start(api, pod, req).await?;
-    let _raw =
-        RawMode::enable().map_err(|e| ExecError::Stream(format!("cannot enable raw mode: {e}")))?;
-    let (_input, keys, sizes) = terminal_input();
-    pump(
-        proc_,
-        Some(keys),
-        super::tty::StdWriter::Stdout,
-        super::tty::StdWriter::Stderr,
-        Some(sizes),
-    )
-    .await
-}
-
-/// Tries `shells` in order with `run` (one attempt per shell) until one starts.
-async fn first_shell(
-    shells: &[&str],
-    mut run: impl AsyncFnMut(ExecRequest) -> Result<i32, ExecError>,
-    container: &str,
-) -> Result<ShellOutcome, ExecError> {
-    let mut last = String::new();
-    for shell in shells {
-        let req = ExecRequest {
-            container: Some(container.to_string()),
-            command: vec![(*shell).to_string()],
-            stdin: true,
-            tty: true,
-        };
-        match run(req).await {
-            Ok(exit_code) => {
-                return Ok(ShellOutcome {
-                    shell: (*shell).to_string(),
-                    exit_code,
-                });
-            }
-            Err(ExecError::ExecutableNotFound { message }) => last = message,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(ExecError::NoShell {
-        tried: shells.iter().map(|s| (*s).to_string()).collect(),
-        message: last,
-    })
-}
-
-/// The TUI's shell: tries `shells` in order (e.g. `["bash", "sh"]`) on the real terminal (raw
-/// mode, resize) and returns the first one's exit status.
-///
-/// # Errors
-/// [`ExecError::NoShell`] when none exists in the image (offer `podscope debug`), otherwise
-/// the first other error.
-pub async fn run_shell(
-    client: kube::Client,
-    namespace: &str,
-    pod: &str,
-    container: &str,
-    shells: &[&str],
-) -> Result<ShellOutcome, ExecError> {
-    let api: Api<Pod> = Api::namespaced(client, namespace);
-    first_shell(
-        shells,
-        async |req| run_on_terminal(&api, pod, &req).await,
-        container,
-    )
-    .await
-}
-
-/// [`run_shell`] without a terminal: `input` chunks are the keystrokes (channel closed = EOF),
-/// output (tty: stdout only) goes to `output`. For tests and scripted sessions.
-///
-/// # Errors
-/// As [`run_shell`].
-pub async fn run_shell_with_io<O>(
-    api: &Api<Pod>,
-    pod: &str,
-    container: &str,
-    shells: &[&str],
-    input: mpsc::Receiver<Vec<u8>>,
-    output: O,
-) -> Result<ShellOutcome, ExecError>
-where
-    O: AsyncWrite + Unpin + Send + Clone + 'static,
-{
-    let shared = std::sync::Arc::new(tokio::sync::Mutex::new(input));
-    first_shell(
-        shells,
-        async |req| {
-            let p = start(api, pod, &req).await?;
-            // Each attempt gets its own channel fed from the shared input, so a shell that does
-            // not exist leaves the keystrokes for the next one.
-            let (tx, rx) = mpsc::channel(64);
-            let src = shared.clone();
-            let feeder = tokio::spawn(async move {
-                let mut src = src.lock().await;
-                while let Some(chunk) = src.recv().await {
-                    if tx.send(chunk).await.is_err() {
-                        return;
-                    }
-                }
-            });
-            let r = pump(p, Some(rx), output.clone(), tokio::io::sink(), None).await;
-            feeder.abort();
-            r
-        },
-        container,
-    )
-    .await
-}
-
 /// Prints an error the way kubectl does and returns its exit code.
 pub fn report(e: &ExecError) -> ExitCode {
     match e {
@@ -447,12 +330,9 @@ pub async fn run_exec_cli(args: &ExecArgs) -> ExitCode {
         context: args.context.clone(),
         namespace: args.namespace.clone(),
     };
-    let target = match connect(&opts, &args.pod).await {
+    let target = match super::config::connect_or_exit(&opts, &args.pod).await {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("podscope: {e}");
-            return ExitCode::from(crate::commands::EXIT_SETUP_ERROR);
-        }
+        Err(code) => return code,
     };
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
     let pod = match api.get(&args.pod).await {

@@ -8,7 +8,7 @@ use clap::Args;
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 
-use super::config::{ConnectOptions, connect};
+use super::config::ConnectOptions;
 use super::forward::{ForwardEvent, Forwarder};
 use crate::model::forward::PortSpec;
 use crate::model::sanitize::sanitize;
@@ -55,12 +55,9 @@ pub async fn run_port_forward_cli(args: &PortForwardArgs) -> ExitCode {
         context: args.context.clone(),
         namespace: args.namespace.clone(),
     };
-    let target = match connect(&opts, &pod_name).await {
+    let target = match super::config::connect_or_exit(&opts, &pod_name).await {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("podscope: {e}");
-            return ExitCode::from(crate::commands::EXIT_SETUP_ERROR);
-        }
+        Err(code) => return code,
     };
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
     match api.get(&pod_name).await {

@@ -11,6 +11,7 @@ pub mod logs_ws;
 pub mod once;
 pub mod session;
 pub mod session_tools;
+pub mod shell;
 pub mod tty;
 pub mod watch;
 pub mod ws_auth;
