@@ -112,12 +112,7 @@ async fn tui_shows_status_and_a_moving_countdown() {
         let second = wait_for(&session, "countdown", |s| countdown_seconds(s).is_some());
         let t2 = countdown_seconds(&second).expect("countdown");
         assert!(t2 < t1, "countdown moves: {t1} then {t2}");
-        tmux(&["send-keys", "-t", &session, "q"]);
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while tmux(&["has-session", "-t", &session]).is_some() {
-            assert!(Instant::now() < deadline, "q did not quit");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        quit_with_q(&session);
     });
     sim.shutdown().await;
 }
@@ -126,38 +121,10 @@ async fn tui_shows_status_and_a_moving_countdown() {
 /// (`hostname` prints the pod name, as the seed shows), `exit` gives the pod view back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
-    if tmux(&["-V"]).is_none() {
-        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
+    let Some((sim, session)) = hello_in_tmux("podscope-shell").await else {
         return;
-    }
-    let sim = Simulator::start(SimConfig {
-        scenarios: vec!["hello".into()],
-        ..SimConfig::default()
-    })
-    .await
-    .expect("simulator starts");
-    let session = format!("podscope-shell-{}", std::process::id());
-    let cmd = format!(
-        "{} --kubeconfig {} -n default hello -c proxy",
-        env!("CARGO_BIN_EXE_podscope"),
-        sim.kubeconfig_path().display(),
-    );
+    };
     tokio::task::block_in_place(|| {
-        tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "120",
-            "-y",
-            "40",
-            &cmd,
-        ])
-        .expect("tmux starts");
-        wait_for(&session, "hello running 2/2", |s| {
-            s.contains("READY 2/2") && s.contains("live")
-        });
         tmux(&["send-keys", "-t", &session, "e"]);
         wait_for(&session, "a shell prompt", |s| {
             s.contains('#') && !s.contains("READY")
@@ -172,12 +139,7 @@ async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
             s.contains("READY 2/2") && s.contains("shell exited")
         });
         assert!(back.contains("default/hello"), "{back}");
-        tmux(&["send-keys", "-t", &session, "q"]);
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while tmux(&["has-session", "-t", &session]).is_some() {
-            assert!(Instant::now() < deadline, "q did not quit");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        quit_with_q(&session);
     });
     sim.shutdown().await;
 }
@@ -187,38 +149,10 @@ async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
 /// whole and prints the pod name).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
-    if tmux(&["-V"]).is_none() {
-        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
+    let Some((sim, session)) = hello_in_tmux("podscope-debug").await else {
         return;
-    }
-    let sim = Simulator::start(SimConfig {
-        scenarios: vec!["hello".into()],
-        ..SimConfig::default()
-    })
-    .await
-    .expect("simulator starts");
-    let session = format!("podscope-debug-{}", std::process::id());
-    let cmd = format!(
-        "{} --kubeconfig {} -n default hello -c proxy",
-        env!("CARGO_BIN_EXE_podscope"),
-        sim.kubeconfig_path().display(),
-    );
+    };
     tokio::task::block_in_place(|| {
-        tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "120",
-            "-y",
-            "40",
-            &cmd,
-        ])
-        .expect("tmux starts");
-        wait_for(&session, "hello running 2/2", |s| {
-            s.contains("READY 2/2") && s.contains("live")
-        });
         tmux(&["send-keys", "-t", &session, "d"]);
         wait_for(&session, "kubectl's attach hint", |s| {
             s.contains("If you don't see a command prompt")
@@ -234,4 +168,54 @@ async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
         let _ = tmux(&["kill-session", "-t", &session]);
     });
     sim.shutdown().await;
+}
+
+/// `q`, then the tmux session must end within 5 s (the TUI quit and restored the terminal).
+fn quit_with_q(session: &str) {
+    tmux(&["send-keys", "-t", session, "q"]);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while tmux(&["has-session", "-t", session]).is_some() {
+        assert!(Instant::now() < deadline, "q did not quit");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The seed's hello scenario on a fresh simulator, and podscope attached to it (`-c proxy`) in a
+/// 120×40 tmux session named `PREFIX-<pid>`, waited until `READY 2/2` and live. `None` (after a
+/// printed SKIP) when tmux is not installed.
+async fn hello_in_tmux(prefix: &str) -> Option<(Simulator, String)> {
+    if tmux(&["-V"]).is_none() {
+        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
+        return None;
+    }
+    let sim = Simulator::start(SimConfig {
+        scenarios: vec!["hello".into()],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    let session = format!("{prefix}-{}", std::process::id());
+    let cmd = format!(
+        "{} --kubeconfig {} -n default hello -c proxy",
+        env!("CARGO_BIN_EXE_podscope"),
+        sim.kubeconfig_path().display(),
+    );
+    tokio::task::block_in_place(|| {
+        tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "120",
+            "-y",
+            "40",
+            &cmd,
+        ])
+        .expect("tmux starts");
+        wait_for(&session, "hello running 2/2", |s| {
+            s.contains("READY 2/2") && s.contains("live")
+        });
+    });
+    Some((sim, session))
 }
