@@ -301,3 +301,41 @@ fn event_fallbacks_and_sorting() {
     sort_newest_first(&mut ev);
     assert_eq!(ev.last().map(|e| e.last_timestamp), Some(None));
 }
+
+/// `will_restart` follows the kubelet's rules per container kind and `restartPolicy`, and says
+/// no once the pod's phase is final.
+#[test]
+fn will_restart_by_kind_policy_and_phase() {
+    let pod: Pod = serde_json::from_value(json!({
+        "metadata": {"name": "web", "namespace": "default", "uid": "u1"},
+        "spec": {
+            "initContainers": [
+                {"name": "migrate", "image": "m"},
+                {"name": "proxy", "image": "p", "restartPolicy": "Always"},
+            ],
+            "containers": [{"name": "app", "image": "a"}],
+            "ephemeralContainers": [{"name": "debugger", "image": "busybox"}],
+        },
+        "status": {"phase": "Running"},
+    }))
+    .expect("pod");
+    let mut s = PodSummary::from_pod(&pod);
+    let got = |s: &PodSummary, name: &str, code: i32| {
+        s.will_restart(s.container(name).expect(name), code)
+    };
+    assert_eq!(s.restart_policy, "Always", "the API default");
+    assert!(got(&s, "app", 0) && got(&s, "app", 1));
+    assert!(got(&s, "proxy", 0), "a native sidecar always restarts");
+    assert!(!got(&s, "migrate", 0) && got(&s, "migrate", 1));
+    assert!(
+        !got(&s, "debugger", 1),
+        "ephemeral containers never restart"
+    );
+    s.restart_policy = "OnFailure".to_owned();
+    assert!(!got(&s, "app", 0) && got(&s, "app", 137));
+    s.restart_policy = "Never".to_owned();
+    assert!(!got(&s, "app", 1) && !got(&s, "migrate", 1) && got(&s, "proxy", 1));
+    s.restart_policy = "Always".to_owned();
+    s.phase = "Failed".to_owned();
+    assert!(!got(&s, "app", 1) && !got(&s, "proxy", 1));
+}

@@ -175,7 +175,8 @@ fn a_restart_fetches_the_tail_inserts_the_marker_and_resumes() {
         finished_at: Some(at(5)),
         ..Terminated::default()
     };
-    // The pod watch shows the instance dead: fetch its tail from the resume point.
+    // The pod watch shows the instance dead, and `restartPolicy: Always` will restart it: its
+    // current log would race the restart, so nothing is read yet.
     let cmds = update(
         &mut s,
         Msg::PodApplied(Box::new(app_with(
@@ -185,12 +186,23 @@ fn a_restart_fetches_the_tail_inserts_the_marker_and_resumes() {
             None,
         ))),
     );
+    assert!(cmds.is_empty(), "{cmds:?}");
+    // Back-off: the dead instance is `previous` now; fetch its tail from the resume point, and
+    // remember the delay for the marker.
+    let waiting = ContainerState::Waiting {
+        reason: "CrashLoopBackOff".to_owned(),
+        message: None,
+    };
+    let cmds = update(
+        &mut s,
+        Msg::PodApplied(Box::new(app_with(waiting, 0, Some(oom.clone()), Some(40)))),
+    );
     assert_eq!(
         cmds,
         vec![Cmd::FollowLogs {
             stream: 2,
             container: "app".to_owned(),
-            previous: false,
+            previous: true,
             since: Some(at(2)),
             tail_lines: None,
         }]
@@ -218,16 +230,6 @@ fn a_restart_fetches_the_tail_inserts_the_marker_and_resumes() {
         )
         .is_empty()
     );
-    // Back-off: nothing to read yet, the delay is remembered for the marker.
-    let waiting = ContainerState::Waiting {
-        reason: "CrashLoopBackOff".to_owned(),
-        message: None,
-    };
-    let cmds = update(
-        &mut s,
-        Msg::PodApplied(Box::new(app_with(waiting, 0, Some(oom.clone()), Some(40)))),
-    );
-    assert!(cmds.is_empty(), "{cmds:?}");
     // The next instance runs: marker from lastState, follow it from the resume point.
     let cmds = update(
         &mut s,
@@ -268,6 +270,40 @@ fn a_restart_fetches_the_tail_inserts_the_marker_and_resumes() {
     assert_eq!(
         new.instance, 1,
         "lines are tagged with the new restartCount"
+    );
+}
+
+/// Under `restartPolicy: Never` the terminated instance stays the one the kubelet serves, so its
+/// tail is read at once as the current log (`previous=false`).
+#[test]
+fn a_container_that_will_not_restart_has_its_tail_read_as_current() {
+    let mut s = opened();
+    update(&mut s, lines_msg(1, vec![raw("app", 1, "start")]));
+    update(
+        &mut s,
+        Msg::LogStreamEnded {
+            stream: 1,
+            reason: None,
+        },
+    );
+    let done = Terminated {
+        reason: "Error".to_owned(),
+        exit_code: 1,
+        finished_at: Some(at(3)),
+        ..Terminated::default()
+    };
+    let mut p = app_with(ContainerState::Terminated(done), 0, None, None);
+    p.restart_policy = "Never".to_owned();
+    let cmds = update(&mut s, Msg::PodApplied(Box::new(p)));
+    assert_eq!(
+        cmds,
+        vec![Cmd::FollowLogs {
+            stream: 2,
+            container: "app".to_owned(),
+            previous: false,
+            since: Some(at(1)),
+            tail_lines: None,
+        }]
     );
 }
 

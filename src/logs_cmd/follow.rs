@@ -61,31 +61,6 @@ fn served(cs: &ContainerStatus) -> Option<Instance> {
     })
 }
 
-/// Whether the kubelet will start this container again after it exited with `exit_code`.
-fn will_restart(pod: &Pod, container: &str, exit_code: i32) -> bool {
-    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
-    if matches!(phase, Some("Succeeded" | "Failed")) {
-        return false;
-    }
-    let Some(spec) = pod.spec.as_ref() else {
-        return false;
-    };
-    let policy = spec.restart_policy.as_deref().unwrap_or("Always");
-    if let Some(init) = spec
-        .init_containers
-        .iter()
-        .flatten()
-        .find(|c| c.name == container)
-    {
-        return init.restart_policy.as_deref() == Some("Always")
-            || (exit_code != 0 && policy != "Never");
-    }
-    if spec.containers.iter().any(|c| c.name == container) {
-        return policy == "Always" || (policy == "OnFailure" && exit_code != 0);
-    }
-    false
-}
-
 /// What the pod watch told us after a stream ended.
 enum Next {
     /// The pod is gone or the container will not run again.
@@ -197,7 +172,12 @@ async fn wait(
             } else {
                 None
             };
-            if let Some(previous) = previous {
+            // The current log of a terminated instance the kubelet restarts would race the
+            // restart (the first is immediate): read it as `previous` once the restart shows.
+            let racing = previous == Some(false)
+                && matches!(&c.state, crate::model::ContainerState::Terminated(t)
+                    if summary.will_restart(c, t.exit_code));
+            if let Some(previous) = previous.filter(|_| !racing) {
                 catch_up(ctx, container, previous, tracker).await?;
                 ended = match (&c.state, &c.last_state) {
                     (crate::model::ContainerState::Terminated(t), _) if !previous => {
@@ -218,7 +198,7 @@ async fn wait(
                 return Ok(Next::Same);
             }
             if let Some(t) = cs.state.as_ref().and_then(|s| s.terminated.as_ref())
-                && !will_restart(&pod, container, t.exit_code)
+                && !summary.will_restart(c, t.exit_code)
             {
                 return Ok(Next::Done);
             }

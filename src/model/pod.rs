@@ -253,6 +253,24 @@ impl PodSummary {
     pub fn container(&self, name: &str) -> Option<&ContainerSummary> {
         self.containers.iter().find(|c| c.name == name)
     }
+
+    /// Whether the kubelet will start `c` again after its instance exited with `exit_code`:
+    /// never once the pod's `phase` is `Succeeded`/`Failed` or for an ephemeral container; always
+    /// for a native sidecar; for an init container on a non-zero exit unless `restartPolicy` is
+    /// `Never`; for a main container under `Always`, or `OnFailure` with a non-zero exit.
+    #[must_use]
+    pub fn will_restart(&self, c: &ContainerSummary, exit_code: i32) -> bool {
+        if matches!(self.phase.as_str(), "Succeeded" | "Failed") {
+            return false;
+        }
+        let policy = self.restart_policy.as_str();
+        match c.kind {
+            ContainerKind::Sidecar => true,
+            ContainerKind::Init => exit_code != 0 && policy != "Never",
+            ContainerKind::Main => policy == "Always" || (policy == "OnFailure" && exit_code != 0),
+            ContainerKind::Ephemeral => false,
+        }
+    }
 }
 
 impl ContainerSummary {

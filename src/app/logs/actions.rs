@@ -112,11 +112,10 @@ pub fn ended(state: &mut State, stream: u64, reason: Option<&str>) -> Vec<Cmd> {
     };
     pane.follows[idx].ended(reason);
     state.dirty = true;
-    let container = pane.follows[idx].container.clone();
-    let Some(c) = state.pod.as_ref().and_then(|p| p.container(&container)) else {
+    let Some(pod) = state.pod.as_ref() else {
         return Vec::new();
     };
-    let steps = state.logs.follows[idx].advance(c, false);
+    let steps = state.logs.follows[idx].advance(pod, false);
     run_steps(&mut state.logs, idx, steps)
 }
 
@@ -149,13 +148,14 @@ pub fn pod_changed(state: &mut State, reload_needed: bool) -> Vec<Cmd> {
     }
     let mut cmds = Vec::new();
     for idx in 0..state.logs.follows.len() {
-        let name = state.logs.follows[idx].container.clone();
-        let Some(c) = state.pod.as_ref().and_then(|p| p.container(&name)) else {
+        let Some(pod) = state.pod.as_ref() else {
             continue;
         };
         let f = &mut state.logs.follows[idx];
-        f.observe(c);
-        let steps = f.advance(c, true);
+        if let Some(c) = pod.container(&f.container) {
+            f.observe(c);
+        }
+        let steps = f.advance(pod, true);
         if !steps.is_empty() {
             state.dirty = true;
         }

@@ -13,7 +13,7 @@ use jiff::Timestamp;
 
 use crate::model::log_resume::{lost_instances_marker, restart_marker};
 use crate::model::{
-    ContainerState, ContainerSummary, LineKind, LogLine, ResumeFilter, ResumePoint,
+    ContainerState, ContainerSummary, LineKind, LogLine, PodSummary, ResumeFilter, ResumePoint,
 };
 
 /// What a stream reads.
@@ -181,18 +181,21 @@ impl Follow {
         }
     }
 
-    /// What to do now that the pod watch shows `c` (and the last stream has ended): fetch the
-    /// tail of the dead instance, or start following the next one with its markers, or reopen a
-    /// stream that broke off (only when `reopen`: on a pod update, never right at the stream's
-    /// end, so a persistent error cannot loop), or wait. Nothing while a stream is open, or in
-    /// the `p` view.
-    pub fn advance(&mut self, c: &ContainerSummary, reopen: bool) -> Vec<Step> {
+    /// What to do now that the pod watch shows this container in `pod` (and the last stream has
+    /// ended): fetch the tail of the dead instance, or start following the next one with its
+    /// markers, or reopen a stream that broke off (only when `reopen`: on a pod update, never
+    /// right at the stream's end, so a persistent error cannot loop), or wait. Nothing while a
+    /// stream is open, in the `p` view, or when `pod` no longer has the container.
+    pub fn advance(&mut self, pod: &PodSummary, reopen: bool) -> Vec<Step> {
         let Phase::Ended { role, error } = self.phase else {
             return Vec::new();
         };
         if role == Role::Previous {
             return Vec::new();
         }
+        let Some(c) = pod.container(&self.container) else {
+            return Vec::new();
+        };
         let since = self.resume.map(|p| p.since_time());
         let live = |since| Step::Open {
             role: Role::Live,
@@ -221,6 +224,15 @@ impl Follow {
             };
         }
         if !self.tail_fetched {
+            if let ContainerState::Terminated(t) = &c.state
+                && rc == inst
+                && pod.will_restart(c, t.exit_code)
+            {
+                // `previous=false` would race the restart (the first one is immediate) and could
+                // read the next instance's lines as this one's: wait until the kubelet shows the
+                // restart or the back-off, then read this instance as `previous`.
+                return Vec::new();
+            }
             self.tail_fetched = true;
             // Only the previous instance is kept by the kubelet; older ones are gone.
             if rc <= inst + 1 {
