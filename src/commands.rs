@@ -60,13 +60,13 @@ async fn once(target: &Target, format: OutputFormat, now: Option<Timestamp>) -> 
     #[allow(clippy::disallowed_methods)] // the one clock read of --once
     let now = now.unwrap_or_else(Timestamp::now);
     match read_snapshot(target).await {
-        Ok((pod, events)) => {
+        Ok((pod, events, owner)) => {
             let out = match format {
                 OutputFormat::Json => {
-                    let doc = crate::snapshot::to_json(&pod, &events, now);
+                    let doc = crate::snapshot::to_json(&pod, &events, &owner, now);
                     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
                 }
-                OutputFormat::Text => crate::snapshot::to_text(&pod, &events, now),
+                OutputFormat::Text => crate::snapshot::to_text(&pod, &events, &owner, now),
             };
             print!("{out}");
             ExitCode::SUCCESS

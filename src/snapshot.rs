@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
+use crate::model::deletion::{OwnerStatus, diagnose};
 use crate::model::duration::{format_go_duration, human_duration};
 use crate::model::signal::{exit_code_meaning, signal_name};
 use crate::model::{
@@ -100,8 +101,14 @@ fn container_json(c: &ContainerSummary, now: Timestamp) -> Value {
 
 /// The `--once -o json` document for `pod` and its `events` (already newest first) at `now`.
 #[must_use]
-pub fn to_json(pod: &PodSummary, events: &[EventSummary], now: Timestamp) -> Value {
+pub fn to_json(
+    pod: &PodSummary,
+    events: &[EventSummary],
+    owner: &OwnerStatus,
+    now: Timestamp,
+) -> Value {
     let row = pod.row(now);
+    let deletion = diagnose(pod, owner, now);
     json!({
         "pod": {
             "namespace": pod.namespace,
@@ -116,6 +123,19 @@ pub fn to_json(pod: &PodSummary, events: &[EventSummary], now: Timestamp) -> Val
             "podIP": pod.pod_ip,
             "qosClass": pod.qos_class,
             "deletionTimestamp": ts(pod.deletion_timestamp),
+            "finalizers": pod.finalizers,
+            "owner": pod.owner.as_ref().map(|o| json!({
+                "apiVersion": o.api_version,
+                "kind": o.kind,
+                "name": o.name,
+                "uid": o.uid,
+                "exists": match owner {
+                    OwnerStatus::Exists => Value::Bool(true),
+                    OwnerStatus::Gone => Value::Bool(false),
+                    OwnerStatus::Unknown | OwnerStatus::Failed(_) => Value::Null,
+                },
+            })),
+            "deletion": deletion.map(|d| json!({"diagnosis": d.headline, "hint": d.hint})),
         },
         "containers": pod.containers.iter().map(|c| container_json(c, now)).collect::<Vec<_>>(),
         "conditions": pod.conditions.iter().map(|c| json!({
@@ -230,7 +250,12 @@ fn container_text(out: &mut String, c: &ContainerSummary, now: Timestamp) {
 
 /// The `--once` text summary for `pod` and its `events` (already newest first) at `now`.
 #[must_use]
-pub fn to_text(pod: &PodSummary, events: &[EventSummary], now: Timestamp) -> String {
+pub fn to_text(
+    pod: &PodSummary,
+    events: &[EventSummary],
+    owner: &OwnerStatus,
+    now: Timestamp,
+) -> String {
     let row = pod.row(now);
     let mut out = String::new();
     let _ = writeln!(out, "Pod {}/{}", pod.namespace, pod.name);
@@ -251,13 +276,11 @@ pub fn to_text(pod: &PodSummary, events: &[EventSummary], now: Timestamp) -> Str
         pod.pod_ip.as_deref().unwrap_or("<none>"),
         pod.qos_class.as_deref().unwrap_or("<none>"),
     );
-    if let Some(d) = pod.deletion_timestamp {
-        let _ = writeln!(
-            out,
-            "  Terminating since {} ago (grace period {}s)",
-            ago(Some(d), now),
-            pod.termination_grace_period_seconds
-        );
+    if let Some(d) = diagnose(pod, owner, now) {
+        let _ = writeln!(out, "  Deletion: {}", d.headline);
+        if let Some(hint) = d.hint {
+            let _ = writeln!(out, "    {hint}");
+        }
     }
     if !pod.reason.is_empty() || !pod.message.is_empty() {
         let _ = writeln!(out, "  Reason {}: {}", pod.reason, pod.message);

@@ -130,6 +130,32 @@ async fn once_json_matches_expected_for_every_case() {
     }
 }
 
+/// Case 21 on the simulator: the pod's Job owner is asked for once (the simulator stores no Jobs
+/// and answers `jobs.batch "cron-sync-28194180" not found`, as an API server whose Job was
+/// deleted does), so the JSON says the owner is gone and how to release the pod.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn once_json_diagnoses_the_finalizer_and_the_missing_owner() {
+    let (sim, exp, ns) =
+        common::sim::start_case("21-terminating-job-tracking-finalizer", &[]).await;
+    let doc = tokio::task::block_in_place(|| podscope_json(&sim, &ns, &exp.name, exp.now));
+    let pod = &doc["pod"];
+    assert_eq!(
+        pod["finalizers"],
+        serde_json::json!(["batch.kubernetes.io/job-tracking"])
+    );
+    assert_eq!(pod["owner"]["kind"], "Job");
+    assert_eq!(pod["owner"]["name"], "cron-sync-28194180");
+    assert_eq!(pod["owner"]["exists"], false);
+    assert_eq!(
+        pod["deletion"]["diagnosis"],
+        "deleted 2d3h ago, held by finalizer batch.kubernetes.io/job-tracking; \
+         owner Job cron-sync-28194180 is gone: nothing will remove it"
+    );
+    let hint = pod["deletion"]["hint"].as_str().unwrap_or("");
+    assert!(hint.contains("--type=json"), "{hint}");
+    sim.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn once_reports_a_missing_pod_like_kubectl() {
     let dir = common::cluster::case_dirs().remove(0);

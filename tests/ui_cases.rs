@@ -4,6 +4,8 @@
 mod common;
 
 use common::{cases, render, text};
+use podscope::app::{Msg, update};
+use podscope::model::deletion::OwnerStatus;
 
 /// Renders `case` at `w`×`h`, checks STATUS/READY/RESTARTS/AGE from expected.md and each of
 /// `must_show`, then snapshots the frame.
@@ -75,10 +77,41 @@ fn init_crashloop_with_termination_message() {
 #[test]
 fn terminating_job_with_finalizer() {
     let case = "21-terminating-job-tracking-finalizer";
-    // deletionTimestamp 2023-08-09T03:10:00Z, snapshot 2023-08-11T06:10:00Z.
-    let both = ["deleted 2d3h ago but still present", "Completed, exit 0"];
-    check(case, 120, 40, &both);
-    check(case, 80, 24, &both);
+    // deletionTimestamp 2023-08-09T03:10:00Z, snapshot 2023-08-11T06:10:00Z; the pod names its
+    // Job owner, so the first PodApplied asked for it (Cmd::CheckOwner) and the answer is 404.
+    let held = "deleted 2d3h ago, held by finalizer batch.kubernetes.io/job-tracking";
+    let gone = "owner Job cron-sync-28194180 is gone: nothing will remove it";
+    let hint = "to release it: kubectl patch pod cron-sync-28194180-hgdzc -n reports --type=json \
+                -p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'";
+    let mut state = cases::state(case, false);
+    assert_eq!(
+        state.owner_asked.as_deref(),
+        Some("0dc854c7-70c1-568c-9f22-6e2630868e20")
+    );
+    update(
+        &mut state,
+        Msg::OwnerChecked {
+            uid: "0dc854c7-70c1-568c-9f22-6e2630868e20".to_owned(),
+            status: OwnerStatus::Gone,
+        },
+    );
+    for (w, h, must_show) in [
+        (120, 40, vec![held, gone, hint, "Completed, exit 0"]),
+        (80, 24, vec![held, "Completed, exit 0"]),
+    ] {
+        let backend = render(&state, w, h);
+        let screen = text(&backend);
+        // The notes wrap: read the screen's rows as one run of words.
+        let words = screen
+            .lines()
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join(" ");
+        for s in must_show {
+            assert!(words.contains(s), "missing `{s}` in\n{screen}");
+        }
+        insta::assert_snapshot!(format!("{case}@{w}x{h}"), backend);
+    }
 }
 
 #[test]

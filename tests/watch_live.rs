@@ -154,3 +154,36 @@ async fn events_watch_delivers_the_pods_events() {
     task.abort();
     sim.shutdown().await;
 }
+
+/// The session carries out `Cmd::CheckOwner` for case 21: one GET of the Job the pod names,
+/// which the simulator (storing no Jobs) answers 404, so the owner is reported gone; the same
+/// owner is not asked for twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_asks_once_for_the_owner_of_a_pod_held_by_finalizers() {
+    use podscope::app::{Cmd, State, update};
+    use podscope::cluster::session::Session;
+    use podscope::model::deletion::OwnerStatus;
+    let case = "21-terminating-job-tracking-finalizer";
+    let (sim, exp, ns) = common::sim::start_case(case, &[]).await;
+    let target = common::sim::target(&sim, &ns, &exp.name).await;
+    let (tx, mut rx) = channel(64);
+    let mut state = State::new(
+        &ns,
+        &exp.name,
+        exp.now,
+        podscope::ui::theme::Theme::monochrome(),
+    );
+    let mut session = Session::start(target, tx);
+    let mut asked = 0;
+    while state.owner == OwnerStatus::Unknown {
+        let msg = next_matching(&mut rx, "the owner's answer", |_| true).await;
+        for cmd in update(&mut state, msg) {
+            asked += usize::from(matches!(cmd, Cmd::CheckOwner { .. }));
+            session.execute(&cmd);
+        }
+    }
+    assert_eq!(state.owner, OwnerStatus::Gone);
+    assert_eq!(asked, 1);
+    session.execute(&Cmd::Quit);
+    sim.shutdown().await;
+}

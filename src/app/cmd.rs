@@ -75,6 +75,14 @@ pub enum Cmd {
         /// The new pod's name.
         name: String,
     },
+    /// GET the pod's owner once (a pod whose deletion waits on finalizers); answered by
+    /// `Msg::OwnerChecked`.
+    CheckOwner {
+        /// The pod's namespace (owners of pods are namespaced).
+        namespace: String,
+        /// The `ownerReferences` entry to look up.
+        owner: crate::model::OwnerRef,
+    },
     /// Leave the loop and restore the terminal.
     Quit,
 }

@@ -31,6 +31,13 @@ pub enum Msg {
     EventDeleted(String),
     /// The events watch failed; it retries with back-off.
     EventsWatchFailed(String),
+    /// The answer to `Cmd::CheckOwner` for the owner with this `uid`.
+    OwnerChecked {
+        /// The owner's `uid` as the pod references it.
+        uid: String,
+        /// Exists / gone / the GET failed.
+        status: crate::model::deletion::OwnerStatus,
+    },
     /// A batch of lines from log stream `stream` (up to 1000 lines or 50 ms worth), in order.
     LogLines {
         /// The stream's id (chosen by whoever started it, see `cluster::logs::StreamSpec`).

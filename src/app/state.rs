@@ -65,6 +65,10 @@ pub struct State {
     pub switcher: Option<crate::app::switcher::Switcher>,
     /// Whether the session can switch pods (`P`/`o`): true only for the demo's in-process cluster.
     pub can_switch: bool,
+    /// Whether the owner of a pod stuck on its finalizers still exists (`Cmd::CheckOwner`).
+    pub owner: crate::model::deletion::OwnerStatus,
+    /// The owner `uid` last asked about, so each owner is asked once.
+    pub owner_asked: Option<String>,
 }
 
 impl State {
@@ -91,6 +95,8 @@ impl State {
             forwards: crate::app::forwards::ForwardPanel::default(),
             switcher: None,
             can_switch: false,
+            owner: crate::model::deletion::OwnerStatus::Unknown,
+            owner_asked: None,
         }
     }
 

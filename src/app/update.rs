@@ -130,6 +130,13 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::switcher::pod_list(state, pods);
             Vec::new()
         }
+        Msg::OwnerChecked { uid, status } => {
+            if state.owner_asked.as_deref() == Some(uid.as_str()) {
+                state.owner = status;
+                state.dirty = true;
+            }
+            Vec::new()
+        }
         Msg::Quit => vec![Cmd::Quit],
     }
 }
@@ -154,6 +161,16 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
             });
         }
         Some(_) => keep_selection(state, &pod),
+    }
+    if let Some(owner) = crate::model::deletion::owner_check_needed(&pod)
+        && state.owner_asked.as_deref() != Some(owner.uid.as_str())
+    {
+        state.owner_asked = Some(owner.uid.clone());
+        state.owner = crate::model::deletion::OwnerStatus::Unknown;
+        cmds.push(Cmd::CheckOwner {
+            namespace: pod.namespace.clone(),
+            owner: owner.clone(),
+        });
     }
     state.pod = Some(pod);
     state.connection = Connection::Live;

@@ -39,6 +39,8 @@ pub struct Session {
     log_source: Option<LogSource>,
     /// Port-forwards, debug containers and the demo's pod lister (issue #5, issue #3).
     tools: super::session_tools::Tools,
+    /// The one-shot GET of a stuck pod's owner (`Cmd::CheckOwner`).
+    owner_check: Option<Owned>,
 }
 
 impl Session {
@@ -61,6 +63,7 @@ impl Session {
             logs: HashMap::new(),
             log_source: None,
             tools: super::session_tools::Tools::default(),
+            owner_check: None,
         }
     }
 
@@ -192,6 +195,23 @@ impl Session {
                     name.clone(),
                     self.tx.clone(),
                 ))));
+            }
+            Cmd::CheckOwner { namespace, owner } => {
+                let (client, ns, owner, tx) = (
+                    self.target.client.clone(),
+                    namespace.clone(),
+                    owner.clone(),
+                    self.tx.clone(),
+                );
+                self.owner_check = Some(Owned(tokio::spawn(async move {
+                    let status = super::once::check_owner(client, &ns, &owner).await;
+                    let _ = tx
+                        .send(Msg::OwnerChecked {
+                            uid: owner.uid,
+                            status,
+                        })
+                        .await;
+                })));
             }
             // The terminal handoff is the loop's (`app::run`).
             Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}

@@ -4,6 +4,7 @@
 
 pub mod backoff;
 mod container;
+pub mod deletion;
 pub mod duration;
 pub mod event;
 pub mod forward;
@@ -20,7 +21,7 @@ pub use event::EventSummary;
 pub use log::{LineKind, LogBuffer, LogLine};
 pub use log_resume::{ResumeFilter, ResumePoint};
 pub use pod::{
-    ConditionSummary, ContainerKind, ContainerState, ContainerSummary, PodSummary, Probes,
-    Terminated,
+    ConditionSummary, ContainerKind, ContainerState, ContainerSummary, OwnerRef, PodSummary,
+    Probes, Terminated,
 };
 pub use printer::{PodPrint, PodRow, RowCondition};

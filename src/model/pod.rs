@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::{Pod, PodSpec, PodStatus};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 
 use super::backoff::Backoff;
 use super::container::{containers_in_kubelet_order, owned, time};
@@ -24,6 +25,37 @@ pub enum ContainerKind {
     Main,
     /// `spec.ephemeralContainers[]` (added by `kubectl debug`).
     Ephemeral,
+}
+
+/// One `metadata.ownerReferences` entry (sanitised).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnerRef {
+    /// `apiVersion`, e.g. `batch/v1`.
+    pub api_version: String,
+    /// `kind`, e.g. `Job`.
+    pub kind: String,
+    /// `name`.
+    pub name: String,
+    /// `uid`: the owner object this pod belongs to (a re-created owner has another).
+    pub uid: String,
+}
+
+impl OwnerRef {
+    /// The controller reference (`controller: true`), else the first one; `None` without any.
+    #[must_use]
+    pub fn of(refs: &[OwnerReference]) -> Option<OwnerRef> {
+        let r = refs
+            .iter()
+            .find(|r| r.controller == Some(true))
+            .or_else(|| refs.first())?;
+        let clean = |s: &str| sanitize(s).into_owned();
+        Some(OwnerRef {
+            api_version: clean(&r.api_version),
+            kind: clean(&r.kind),
+            name: clean(&r.name),
+            uid: clean(&r.uid),
+        })
+    }
 }
 
 /// A finished container instance: `state.terminated` or `lastState.terminated`.
@@ -142,6 +174,10 @@ pub struct PodSummary {
     pub creation_timestamp: Option<Timestamp>,
     /// `metadata.deletionTimestamp`.
     pub deletion_timestamp: Option<Timestamp>,
+    /// `metadata.finalizers`, sanitised, in order.
+    pub finalizers: Vec<String>,
+    /// The owner from `metadata.ownerReferences`: the `controller: true` one, else the first.
+    pub owner: Option<OwnerRef>,
     /// `status.phase` (`Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`), empty if absent.
     pub phase: String,
     /// `status.reason` (e.g. `Evicted`, `NodeLost`).
@@ -201,6 +237,13 @@ impl PodSummary {
             resource_version: owned(&meta.resource_version),
             creation_timestamp: time(&meta.creation_timestamp),
             deletion_timestamp: time(&meta.deletion_timestamp),
+            finalizers: meta
+                .finalizers
+                .iter()
+                .flatten()
+                .map(|f| sanitize(f).into_owned())
+                .collect(),
+            owner: OwnerRef::of(meta.owner_references.as_deref().unwrap_or(&[])),
             phase: owned(&status.phase),
             reason: owned(&status.reason),
             message: owned(&status.message),

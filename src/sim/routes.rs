@@ -59,9 +59,22 @@ pub fn router(store: Store) -> Router {
             "/api/v1/namespaces/{ns}/events/{name}",
             only_get(get_one(Resource::Events)),
         )
+        .route(
+            "/apis/{group}/{version}/namespaces/{ns}/{plural}/{name}",
+            only_get(get(absent_owner)),
+        )
         .merge(super::stream::routes())
         .fallback(|| async { ApiError::no_route() })
         .with_state(store)
+}
+
+/// The simulator stores pods and events only: any namespaced object of an API group (the Job,
+/// ReplicaSet, … a pod's `ownerReferences` name) does not exist, answered as the API server
+/// words it (`jobs.batch "x" not found`).
+async fn absent_owner(
+    Path((group, _version, _ns, plural, name)): Path<(String, String, String, String, String)>,
+) -> Response {
+    ApiError::not_found(&format!("{plural}.{group}"), &name).into_response()
 }
 
 fn only_get(r: MethodRouter<Store>) -> MethodRouter<Store> {

@@ -3,20 +3,25 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::clock;
 use crate::app::state::{Connection, State};
 use crate::model::PodSummary;
+use crate::model::deletion::diagnose;
 
-/// Rows the header wants: identity, columns, placement, and the notice line when there is one.
+/// Rows the header wants at `width` columns: identity, columns, placement, then the notice and
+/// the deletion hint (how to release a pod stuck on its finalizers), each wrapped to `width`.
 #[must_use]
-pub fn wanted(state: &State) -> u16 {
-    if notice(state).is_some() { 4 } else { 3 }
+pub fn wanted(state: &State, width: u16) -> u16 {
+    let notes = notes_paragraph(state).line_count(width.max(1));
+    3u16.saturating_add(u16::try_from(notes).unwrap_or(u16::MAX))
 }
 
-/// Draws the header into `area` (as many of its lines as fit).
+/// Draws the header into `area`: the three fixed lines, then as much of the wrapped notes as
+/// fits.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let mut lines = vec![identity(state)];
     if let Some(pod) = &state.pod {
@@ -27,10 +32,50 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     } else {
         lines.push(Line::from(""));
     }
-    if let Some(text) = notice(state).filter(|_| area.height >= 4) {
-        lines.push(Line::from(Span::styled(text, state.theme.notice)));
-    }
+    let fixed = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .min(area.height);
     frame.render_widget(Paragraph::new(lines), area);
+    let rest = Rect {
+        y: area.y + fixed,
+        height: area.height - fixed,
+        ..area
+    };
+    if rest.height > 0 {
+        frame.render_widget(notes_paragraph(state), rest);
+    }
+}
+
+/// The notes as one wrapped paragraph (empty when there are none).
+fn notes_paragraph(state: &State) -> Paragraph<'static> {
+    let lines: Vec<Line> = notes(state)
+        .into_iter()
+        .map(|(text, style)| Line::from(Span::styled(text, style)))
+        .collect();
+    if lines.is_empty() {
+        return Paragraph::new(Vec::<Line>::new());
+    }
+    Paragraph::new(lines).wrap(Wrap { trim: false })
+}
+
+/// The notice (pod recreated, deletion pending) and the deletion hint, with their styles.
+fn notes(state: &State) -> Vec<(String, Style)> {
+    let deletion = state
+        .pod
+        .as_ref()
+        .and_then(|pod| diagnose(pod, &state.owner, state.now));
+    let (headline, hint) = match deletion {
+        Some(d) => (Some(d.headline), d.hint),
+        None => (None, None),
+    };
+    let notice = match (state.notice.clone(), headline) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    };
+    let mut out = Vec::new();
+    out.extend(notice.map(|n| (n, state.theme.notice)));
+    out.extend(hint.map(|h| (h, state.theme.dim)));
+    out
 }
 
 fn identity(state: &State) -> Line<'static> {
@@ -104,26 +149,4 @@ fn placement(pod: &PodSummary, state: &State) -> Line<'static> {
         Span::styled("  IP ", t.label),
         Span::raw(or_none(&pod.pod_ip)),
     ])
-}
-
-/// The pod-recreated notice and/or the deletion in progress, joined on one line.
-fn notice(state: &State) -> Option<String> {
-    let deletion = state.pod.as_ref().and_then(|pod| {
-        let at = pod.deletion_timestamp?;
-        Some(if at > state.now {
-            format!(
-                "terminating: grace period ends in {} (then SIGKILL)",
-                clock::human(at.duration_since(state.now))
-            )
-        } else {
-            format!(
-                "deleted {} but still present: finalizers or an unreachable node",
-                clock::ago(at, state.now)
-            )
-        })
-    });
-    match (state.notice.clone(), deletion) {
-        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
-        (a, b) => a.or(b),
-    }
 }

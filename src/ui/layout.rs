@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 /// Content heights each pane would like, in rows, including its one title row.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Wanted {
-    /// Header rows (2 to 4).
+    /// Header rows (3, plus the wrapped notice and hint).
     pub header: u16,
     /// Container list: title + one row per container.
     pub containers: u16,
@@ -43,13 +43,23 @@ const DETAIL_MIN: u16 = 8;
 /// Rows of the smallest useful events pane.
 const EVENTS_MIN: u16 = 4;
 
+/// The most rows the header may take of a frame `h` rows high: its two essential lines when
+/// short, room for a notice from 16 rows, for wrapped notes and a hint from 30.
+fn header_cap(h: u16) -> u16 {
+    match h {
+        0..16 => 2,
+        16..30 => 4,
+        30..36 => 6,
+        _ => 7,
+    }
+}
+
 /// Splits `area` into panes. Never panics, whatever the size (0×0 included).
 #[must_use]
 pub fn areas(area: Rect, wanted: Wanted) -> Areas {
     let h = area.height;
     let footer_h = u16::from(h >= 4);
-    let header_cap = if h < 16 { 2 } else { 4 };
-    let header_h = wanted.header.min(header_cap).min(h - footer_h);
+    let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
     let mut rest = h - footer_h - header_h;
 
     let third = (rest / 3).max(2);
@@ -94,8 +104,7 @@ const DETAIL_MIN_WITH_LOGS: u16 = 6;
 pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
     let h = area.height;
     let footer_h = u16::from(h >= 4);
-    let header_cap = if h < 16 { 2 } else { 4 };
-    let header_h = wanted.header.min(header_cap).min(h - footer_h);
+    let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
     let mut rest = h - footer_h - header_h;
     let third = (rest / 3).max(2);
     let containers = take(&mut rest, wanted.containers.min(third));

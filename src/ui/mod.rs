@@ -31,7 +31,7 @@ use theme::Theme;
 pub fn view(frame: &mut Frame, state: &State) {
     let area = frame.area();
     let wanted = layout::Wanted {
-        header: header::wanted(state),
+        header: header::wanted(state, area.width),
         containers: containers::wanted(state),
         detail: detail::wanted(state, area.width),
         conditions: conditions::wanted(state),

@@ -50,6 +50,8 @@ pub fn pod(uid: &str, containers: Vec<ContainerSummary>) -> PodSummary {
         resource_version: "1".to_owned(),
         creation_timestamp: Some(t0() - jiff::SignedDuration::from_mins(10)),
         deletion_timestamp: None,
+        finalizers: Vec::new(),
+        owner: None,
         phase: "Running".to_owned(),
         reason: String::new(),
         message: String::new(),
