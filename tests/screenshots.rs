@@ -33,7 +33,8 @@ fn write_screenshots() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     std::fs::create_dir_all(&dir).expect("screenshots dir");
     for (name, case) in SHOTS {
-        let state = cases::state(case, false);
+        let mut state = cases::state(case, false);
+        cases::owner_gone(&mut state);
         let backend = render(&state, 120, 40);
         let path = dir.join(format!("{name}.svg"));
         std::fs::write(&path, svg::to_svg(backend.buffer())).expect("write svg");

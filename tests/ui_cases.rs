@@ -4,8 +4,6 @@
 mod common;
 
 use common::{cases, render, text};
-use podscope::app::{Msg, update};
-use podscope::model::deletion::OwnerStatus;
 
 /// Renders `case` at `w`×`h`, checks STATUS/READY/RESTARTS/AGE from expected.md and each of
 /// `must_show`, then snapshots the frame.
@@ -88,13 +86,7 @@ fn terminating_job_with_finalizer() {
         state.owner_asked.as_deref(),
         Some("0dc854c7-70c1-568c-9f22-6e2630868e20")
     );
-    update(
-        &mut state,
-        Msg::OwnerChecked {
-            uid: "0dc854c7-70c1-568c-9f22-6e2630868e20".to_owned(),
-            status: OwnerStatus::Gone,
-        },
-    );
+    cases::owner_gone(&mut state);
     for (w, h, must_show) in [
         (120, 40, vec![held, gone, hint, "Completed, exit 0"]),
         (80, 24, vec![held, "Completed, exit 0"]),

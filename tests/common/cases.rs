@@ -106,6 +106,20 @@ pub fn state(case: &str, mono: bool) -> State {
     s
 }
 
+/// Answers the pending `Cmd::CheckOwner` of `s` (if any) with a 404, as the simulator does (it
+/// stores no Jobs or ReplicaSets) and as the API server does once the owner was deleted.
+pub fn owner_gone(s: &mut State) {
+    if let Some(uid) = s.owner_asked.clone() {
+        update(
+            s,
+            Msg::OwnerChecked {
+                uid,
+                status: podscope::model::deletion::OwnerStatus::Gone,
+            },
+        );
+    }
+}
+
 /// A case at its snapshot time with the log pane open (`l`) and the case's
 /// `logs-previous.txt` delivered on the first stream as `container`'s instance `restart_count`.
 pub fn state_with_log(case: &str, container: &str, restart_count: i32) -> State {
