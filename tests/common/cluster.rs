@@ -65,10 +65,75 @@ pub fn kubectl() -> Option<PathBuf> {
     found
 }
 
+/// The versioned kubectl binaries (`kubectl.1.27` … `kubectl.1.33`) installed beside the file
+/// `kubectl` on PATH resolves to, as `(version, path)` sorted by minor version; empty (after
+/// printing why) when there are none.
+pub fn kubectl_versions() -> Vec<(String, PathBuf)> {
+    let Some(dir) = kubectl()
+        .and_then(|k| std::fs::canonicalize(k).ok())
+        .and_then(|k| k.parent().map(Path::to_path_buf))
+    else {
+        return Vec::new();
+    };
+    let mut found: Vec<(u32, String, PathBuf)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let version = name.strip_prefix("kubectl.")?.to_owned();
+            let minor = version.strip_prefix("1.")?.parse().ok()?;
+            Some((minor, version, e.path()))
+        })
+        .collect();
+    found.sort();
+    if found.is_empty() {
+        eprintln!("SKIP: no kubectl.1.NN binaries beside {}", dir.display());
+    }
+    found.into_iter().map(|(_, v, p)| (v, p)).collect()
+}
+
+/// Runs the kubectl binary `bin` with `kubeconfig`, a private cache dir, `args` and `envs` (at
+/// most 60 s); returns (exit success, stdout, stderr).
+pub async fn run_bin(
+    bin: &Path,
+    kubeconfig: &Path,
+    cache: &Path,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (bool, String, String) {
+    let mut cmd = command_of(bin, kubeconfig, cache, args);
+    cmd.envs(envs.iter().copied());
+    let out = tokio::time::timeout(Duration::from_secs(60), cmd.output())
+        .await
+        .expect("kubectl finishes within 60 s")
+        .expect("kubectl runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// kubectl with `kubeconfig`, a private cache dir and `args` (KUBECONFIG unset, killed when
 /// dropped).
 fn command(kubeconfig: &Path, cache: &Path, args: &[&str]) -> tokio::process::Command {
-    let mut cmd = tokio::process::Command::new(kubectl().expect("kubectl on PATH"));
+    command_of(
+        &kubectl().expect("kubectl on PATH"),
+        kubeconfig,
+        cache,
+        args,
+    )
+}
+
+/// [`command`] for the kubectl binary `bin`.
+fn command_of(
+    bin: &Path,
+    kubeconfig: &Path,
+    cache: &Path,
+    args: &[&str],
+) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(bin);
     cmd.arg("--kubeconfig")
         .arg(kubeconfig)
         .arg("--cache-dir")
@@ -81,18 +146,14 @@ fn command(kubeconfig: &Path, cache: &Path, args: &[&str]) -> tokio::process::Co
 
 /// Runs kubectl with `kubeconfig` (at most 60 s); returns (exit success, stdout, stderr).
 pub async fn run_with(kubeconfig: &Path, cache: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = tokio::time::timeout(
-        Duration::from_secs(60),
-        command(kubeconfig, cache, args).output(),
+    run_bin(
+        &kubectl().expect("kubectl on PATH"),
+        kubeconfig,
+        cache,
+        args,
+        &[],
     )
     .await
-    .expect("kubectl finishes within 60 s")
-    .expect("kubectl runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// Runs kubectl against `sim` (its kubeconfig); returns (exit success, stdout, stderr).

@@ -1,4 +1,4 @@
-//! `/openapi/v3`: the OpenAPI v3 discovery index and the `api/v1` document, enough for kubectl
+//! `/openapi/v3` (and `/openapi/v2`): the OpenAPI v3 discovery index and the `api/v1` document, enough for kubectl
 //! to validate Pod manifests (`kubectl create -f`, `kubectl apply -f` without
 //! `--validate=false`) and for `kubectl explain pod.spec.containers`.
 //!
@@ -7,8 +7,9 @@
 //! with `x-kubernetes-group-version-kind` = the manifest's kind that lists the `fieldValidation`
 //! query parameter. Found → validation is left to the server and kubectl sends the object with
 //! `?fieldValidation=Strict`; not found → kubectl validates locally against the schemas. Without
-//! `/openapi/v3` kubectl falls back to `/openapi/v2`, which it only reads as protobuf, and then
-//! fails with "failed to download openapi". `/openapi/v2` is therefore not served (404).
+//! `/openapi/v3` kubectl falls back to `/openapi/v2`, which it only reads as protobuf.
+//! kubectl 1.27 and 1.28 read only `/openapi/v2` for validation: [`v2`] serves the same schemas
+//! in that form.
 //!
 //! The schemas (`assets/openapi/core-v1-pod-schemas.json`: Pod, PodList, Status and all they
 //! reference, with upstream descriptions) are generated from k8s-openapi's `schemars`
@@ -28,15 +29,17 @@ use serde_json::{Value, json};
 use super::status::ApiError;
 
 mod patch_meta;
+pub mod v2;
 
 /// The generated `components.schemas` (see the module docs).
 const SCHEMAS: &str = include_str!("../../../assets/openapi/core-v1-pod-schemas.json");
 
-/// The routes `/openapi/v3` and `/openapi/v3/api/v1`; merge into the main router.
+/// The routes `/openapi/v3`, `/openapi/v3/api/v1` and `/openapi/v2`; merge into the main router.
 pub fn router() -> Router {
     Router::new()
         .route("/openapi/v3", get(index))
         .route("/openapi/v3/api/v1", get(api_v1))
+        .route("/openapi/v2", get(v2::serve))
 }
 
 /// The served `components.schemas`: the generated schemas with the list/patch extensions of
