@@ -6,7 +6,8 @@ mod stream_support;
 use std::time::Duration;
 
 use podscope::cluster::forward::{ForwardError, Forwarder};
-use podscope::model::forward::{ForwardState, ForwardStatus, PortSpec};
+use podscope::model::forward::PortSpec;
+use podscope::model::forward_status::{ForwardState, ForwardStatus};
 use regex::Regex;
 use stream_support::client;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -7,7 +7,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use super::Cmd;
 use super::msg::ForwardMsg;
 use super::state::State;
-use crate::model::forward::{ForwardState, ForwardStatus, PortSpec};
+use crate::model::forward::PortSpec;
+use crate::model::forward_status::{ForwardState, ForwardStatus};
 use crate::model::sanitize::sanitize;
 
 /// One forward as the panel lists it.

@@ -110,13 +110,19 @@ impl State {
             .unwrap_or_else(|| initial_selection(pod))
     }
 
-    /// Whether anything on screen depends on `now` (ages, "x ago", countdowns), i.e. whether a
-    /// `Tick` must redraw.
+    /// Whether anything on screen depends on `now` (ages, "x ago", countdowns, how long a
+    /// forward has been broken), i.e. whether a `Tick` must redraw.
     #[must_use]
     pub fn shows_clock(&self) -> bool {
         self.pod.is_some()
             || !self.events.is_empty()
             || matches!(self.connection, Connection::Deleted { .. })
+            || (self.forwards.shown
+                && self.forwards.entries.iter().any(|e| {
+                    e.status
+                        .as_ref()
+                        .is_some_and(|s| s.broken_since.is_some() || s.last_gap.is_some())
+                }))
     }
 }
 

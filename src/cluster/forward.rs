@@ -16,7 +16,8 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 use super::forward_connection::forward_one;
-use crate::model::forward::{ForwardState, ForwardStatus, PortSpec, RemotePort};
+use crate::model::forward::{PortSpec, RemotePort};
+use crate::model::forward_status::{ForwardState, ForwardStatus};
 
 /// Errors starting a forward.
 #[derive(Debug, thiserror::Error)]
@@ -61,8 +62,6 @@ pub enum ForwardEvent {
 /// are published, the event sender, and the pod's API.
 pub(super) struct Shared {
     statuses: Mutex<Vec<ForwardStatus>>,
-    /// Per forward: the number (1-based, by acceptance) of the last connection that failed.
-    last_failed: Mutex<Vec<u64>>,
     tx: watch::Sender<Vec<ForwardStatus>>,
     events: mpsc::UnboundedSender<ForwardEvent>,
     /// The pods of the forward's namespace.
@@ -155,7 +154,6 @@ impl Forwarder {
             }
         }
         let shared = Arc::new(Shared {
-            last_failed: Mutex::new(vec![0; statuses.len()]),
             statuses: Mutex::new(statuses),
             tx,
             events: etx,
@@ -245,16 +243,11 @@ async fn connection(shared: Arc<Shared>, i: usize, sock: TcpStream) {
         return;
     };
     let mut number = 0;
-    shared.update(i, |s| {
-        s.open_connections += 1;
-        s.total_connections += 1;
-        number = s.total_connections;
-        s.state = ForwardState::Active;
-    });
+    shared.update(i, |s| number = s.connection_opened());
     let _ = shared.events.send(ForwardEvent::Connection { local_port });
-    let result = forward_one(&shared, i, &remote, sock).await;
-    let failed = result.as_ref().err().cloned();
-    if let Some(text) = &failed {
+    let result = forward_one(&shared, i, number, &remote, sock).await;
+    let now = jiff::Timestamp::now();
+    if let Err(text) = &result {
         let remote_text = {
             let st = shared.statuses.lock().unwrap_or_else(|p| p.into_inner());
             st.get(i)
@@ -267,27 +260,11 @@ async fn connection(shared: Arc<Shared>, i: usize, sock: TcpStream) {
             text: text.clone(),
         });
     }
-    // A connection that ends well only clears Broken if it was accepted after the last failure.
-    let broken_since = {
-        let mut lf = shared.last_failed.lock().unwrap_or_else(|p| p.into_inner());
-        if failed.is_some()
-            && let Some(slot) = lf.get_mut(i)
-        {
-            *slot = (*slot).max(number);
-        }
-        lf.get(i).copied().unwrap_or(0)
-    };
     shared.update(i, |s| {
-        s.open_connections = s.open_connections.saturating_sub(1);
-        if let Some(text) = failed {
-            s.last_error = Some(text);
-            s.state = ForwardState::Broken;
-        } else if broken_since > number {
-            s.state = ForwardState::Broken;
-        } else if s.open_connections == 0 {
-            s.state = ForwardState::Listening;
-        } else {
-            s.state = ForwardState::Active;
+        match result {
+            Ok(()) => s.connection_worked(number, now),
+            Err(text) => s.connection_failed(number, now, text),
         }
+        s.connection_closed();
     });
 }

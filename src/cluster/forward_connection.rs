@@ -2,7 +2,8 @@
 //! `containerPorts` (main containers, then native sidecars), one kube-rs
 //! `Api::portforward(pod, &[port])` WebSocket opened (`notes/protocols.md` §4.3), and the bytes
 //! copied both ways with `copy_bidirectional_with_sizes` (64 KiB buffers), counted and published
-//! every 250 ms through [`Shared::update`].
+//! every 250 ms through [`Shared::update`]. It reads the wall clock (it is IO) to date the
+//! moment the pod first answers.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -11,9 +12,11 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use futures::FutureExt;
+use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Pod;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
+use tokio::sync::oneshot;
 
 use super::forward::Shared;
 use crate::model::forward::RemotePort;
@@ -53,12 +56,15 @@ fn resolve(pod: &Pod, name: &str, remote: &RemotePort) -> Result<u16, String> {
     }
 }
 
-/// Carries `sock` to forward `i`'s remote port on the pod until either side closes. Errors: the
+/// Carries `sock` (connection `number` of forward `i`) to the remote port on the pod until either
+/// side closes. The first bytes from the pod mark the connection as working
+/// (`ForwardStatus::connection_worked`, at the wall-clock instant they arrived). Errors: the
 /// text kubectl would print (the API's message, kubectl's "pod is not running" / "does not have
 /// a named port", or the text on the port's error channel).
 pub(super) async fn forward_one(
     shared: &Shared,
     i: usize,
+    number: u64,
     remote: &RemotePort,
     sock: TcpStream,
 ) -> Result<(), String> {
@@ -85,10 +91,12 @@ pub(super) async fn forward_one(
         .fuse();
     let in_bytes = Arc::new(AtomicU64::new(0));
     let out_bytes = Arc::new(AtomicU64::new(0));
+    let (answered_tx, mut answered) = oneshot::channel();
     let mut local = Counted {
         inner: sock,
         read: out_bytes.clone(),
         written: in_bytes.clone(),
+        first_write: Some(answered_tx),
     };
     let mut published = (0u64, 0u64);
     let publish = |published: &mut (u64, u64)| {
@@ -107,6 +115,7 @@ pub(super) async fn forward_one(
     };
     let mut tick = tokio::time::interval(Duration::from_millis(250));
     let mut error_done = false;
+    let mut answered_done = false;
     let outcome = {
         let copy = tokio::io::copy_bidirectional_with_sizes(
             &mut local,
@@ -117,7 +126,19 @@ pub(super) async fn forward_one(
         tokio::pin!(copy);
         loop {
             tokio::select! {
-                _ = &mut copy => break Ok(()),
+                _ = &mut copy => {
+                    // The error text may be queued behind the end of the data stream.
+                    match (&mut error).now_or_never() {
+                        Some(Some(text)) if !error_done => break Err(text),
+                        _ => break Ok(()),
+                    }
+                }
+                r = &mut answered, if !answered_done => {
+                    answered_done = true;
+                    if r.is_ok() {
+                        shared.update(i, |s| s.connection_worked(number, Timestamp::now()));
+                    }
+                }
                 e = &mut error, if !error_done => {
                     error_done = true;
                     if let Some(text) = e {
@@ -134,11 +155,13 @@ pub(super) async fn forward_one(
     outcome
 }
 
-/// A stream that counts bytes read and written.
+/// A stream that counts bytes read and written, and says when it was first written to.
 struct Counted<S> {
     inner: S,
     read: Arc<AtomicU64>,
     written: Arc<AtomicU64>,
+    /// Fired by the first non-empty write (the pod's first bytes reaching the local client).
+    first_write: Option<oneshot::Sender<()>>,
 }
 
 impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
@@ -164,6 +187,11 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<S> {
         let r = Pin::new(&mut self.inner).poll_write(cx, buf);
         if let Poll::Ready(Ok(n)) = &r {
             self.written.fetch_add(*n as u64, Ordering::Relaxed);
+            if *n > 0
+                && let Some(tx) = self.first_write.take()
+            {
+                let _ = tx.send(());
+            }
         }
         r
     }

@@ -7,6 +7,7 @@ mod container;
 pub mod duration;
 pub mod event;
 pub mod forward;
+pub mod forward_status;
 pub mod log;
 pub mod log_resume;
 pub mod pod;
