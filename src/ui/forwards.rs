@@ -1,7 +1,7 @@
 //! The port-forward panel (`f`): one row per forward with its state (listening / active /
 //! broken), open connections, bytes each way, and under it how long it has been broken or the
 //! last gap it recovered from, and the last error; `a` types a new spec. Durations are computed
-//! from `state.now`.
+//! from `state.now`; the key hint comes from the keymap table.
 
 use jiff::{SignedDuration, Timestamp};
 use ratatui::Frame;
@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::app::forwards::ForwardEntry;
+use crate::app::keymap::{self, When};
 use crate::app::state::State;
 use crate::model::sanitize::sanitize;
 use crate::ui::clock;
@@ -171,7 +172,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         lines.push(Line::from(Span::styled(status.clone(), t.notice)));
     } else {
         lines.push(Line::from(Span::styled(
-            "a add  x/Delete remove  ↑/↓ select  f/Esc close",
+            keymap::hint_text(When::ForwardPanel),
             t.dim,
         )));
     }

@@ -71,4 +71,22 @@ pub enum Action {
     HelpPageUp,
     /// Help overlay: scroll one page down.
     HelpPageDown,
+    /// Port-forward panel: type a new `[ADDR:]LOCAL:REMOTE` spec (Enter adds it, Esc cancels).
+    ForwardAdd,
+    /// Port-forward panel: stop the selected forward and remove it from the list.
+    ForwardRemove,
+    /// Port-forward panel: select the next forward.
+    ForwardNext,
+    /// Port-forward panel: select the previous forward.
+    ForwardPrev,
+    /// Port-forward panel: hide it (the forwards keep running).
+    CloseForwards,
+    /// Pod switcher: highlight the next pod.
+    SwitcherNext,
+    /// Pod switcher: highlight the previous pod.
+    SwitcherPrev,
+    /// Pod switcher: aim podscope at the highlighted pod.
+    SwitchToSelected,
+    /// Pod switcher: close it without switching.
+    CloseSwitcher,
 }

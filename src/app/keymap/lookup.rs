@@ -1,9 +1,9 @@
 //! Reading the table: which action a key has in a mode, and the rows grouped by action for the
-//! footer and the help overlay.
+//! footer, the help overlay and the overlays' hint lines.
 
 use crossterm::event::{KeyEvent, KeyEventKind};
 
-use super::{Action, KEYMAP, Mode, When};
+use super::{Action, Binding, KEYMAP, Mode, When};
 
 /// Resolves a key event against [`KEYMAP`] in the default mode (no log pane); see
 /// [`action_in`].
@@ -61,23 +61,39 @@ pub fn grouped_actions(
     mode: Option<Mode>,
 ) -> Vec<(Action, Vec<String>, &'static str)> {
     let mode_or_default = mode.unwrap_or_default();
-    let mut groups: Vec<(Action, Vec<String>, &'static str)> = Vec::new();
-    for (i, b) in KEYMAP.iter().enumerate() {
-        let shown = if footer_only {
+    let shown = KEYMAP.iter().enumerate().filter(|(i, b)| {
+        if footer_only {
             b.in_footer
-                && active(i, mode_or_default)
+                && active(*i, mode_or_default)
                 && (b.when != When::LogTools || mode_or_default.log_focus)
         } else {
-            mode.is_none_or(|m| active(i, m))
-        };
-        if !shown {
-            continue;
+            mode.is_none_or(|m| active(*i, m))
         }
-        if let Some(g) = groups.iter_mut().find(|g| g.0 == b.action) {
-            g.1.push(b.key.label());
-        } else {
-            groups.push((b.action, vec![b.key.label()], b.description));
+    });
+    group(shown.map(|(_, b)| b))
+}
+
+/// Rows grouped by action in order of first appearance, each key label listed once.
+fn group<'a>(rows: impl Iterator<Item = &'a Binding>) -> Vec<(Action, Vec<String>, &'static str)> {
+    let mut groups: Vec<(Action, Vec<String>, &'static str)> = Vec::new();
+    for b in rows {
+        let label = b.key.label();
+        match groups.iter_mut().find(|g| g.0 == b.action) {
+            Some(g) if !g.1.contains(&label) => g.1.push(label),
+            Some(_) => {}
+            None => groups.push((b.action, vec![label], b.description)),
         }
     }
     groups
+}
+
+/// The footer rows of one layer of the table (e.g. [`When::ForwardPanel`]) as the one-line hint
+/// an overlay shows: `a add a forward  x/Delete remove selected  f/Esc close`.
+#[must_use]
+pub fn hint_text(when: When) -> String {
+    group(KEYMAP.iter().filter(|b| b.when == when && b.in_footer))
+        .into_iter()
+        .map(|(_, keys, description)| format!("{} {description}", keys.join("/")))
+        .collect::<Vec<_>>()
+        .join("  ")
 }
