@@ -1,12 +1,19 @@
 //! Port-forward through podscope's `Forwarder` against the in-process simulator (kube-rs,
 //! WebSocket v4 channel protocol, protocols.md §4.3).
 
+mod common;
 mod stream_support;
 
 use std::time::Duration;
 
+use common::kubelet::pod_from_yaml;
+use common::sim::wait_pod;
+use jiff::SignedDuration;
+use k8s_openapi::api::core::v1::Pod;
 use podscope::cluster::forward::{ForwardError, Forwarder};
-use podscope::model::forward::{ForwardState, ForwardStatus, PortSpec};
+use podscope::model::forward::PortSpec;
+use podscope::model::forward_status::{ForwardState, ForwardStatus};
+use podscope::sim::{SimConfig, Simulator, create_pod_and_run};
 use regex::Regex;
 use stream_support::client;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -161,16 +168,121 @@ async fn recreated_pod_gets_new_connections() {
     let store = sim.store();
     let mut pod = store.delete_pod("default", "hello").expect("deleted");
     assert!(get(addr, "/").await.is_empty());
+    let broken = settled(&fwd, |s| s.state == ForwardState::Broken).await;
     assert_eq!(
-        settled(&fwd, |s| s.state == ForwardState::Broken)
-            .await
-            .last_error
-            .as_deref(),
+        broken.last_error.as_deref(),
         Some("pods \"hello\" not found")
     );
+    let since = broken
+        .broken_since
+        .expect("broken since the failed connection");
     pod.metadata.uid = Some("second-instance".into());
     pod.metadata.resource_version = None;
     pod.spec.as_mut().expect("spec").hostname = Some("hello-2".into());
     store.create_pod(pod).expect("created");
     assert_eq!(body(&get(addr, "/").await), "hello from hello-2\n");
+    // The panel's gap: from the failure to the first answer of the new pod.
+    let st = settled(&fwd, |s| s.state == ForwardState::Listening).await;
+    assert_eq!(st.broken_since, None);
+    let gap = st.last_gap.expect("a gap");
+    assert_eq!(gap.from, since);
+    assert!(gap.to > gap.from, "{gap:?}");
+}
+
+/// A pod whose only container (the seed's hello app) exits with code 2 three seconds after each
+/// start but the second: `restartPolicy: Always` (the default) restarts it at the kubelet's next
+/// sync, 1 s after the exit, and the second instance keeps running.
+const RESTARTING_POD: &str = r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: flaky
+spec:
+  containers:
+  - name: hello
+    image: ghcr.io/example/hello:1.0
+    ports:
+    - name: http
+      containerPort: 8080
+    env:
+    - name: SIM_EXIT_CODE
+      value: "2"
+    - name: SIM_EXIT_AFTER
+      value: "3,86400"
+"#;
+
+/// `(restartCount, running)` of the pod's `hello` container.
+fn hello_container(p: &Pod) -> (i32, bool) {
+    let cs = p
+        .status
+        .as_ref()
+        .and_then(|s| s.container_statuses.as_ref())
+        .and_then(|v| v.iter().find(|c| c.name == "hello"));
+    cs.map_or((-1, false), |c| {
+        (
+            c.restart_count,
+            c.state.as_ref().is_some_and(|st| st.running.is_some()),
+        )
+    })
+}
+
+/// Issue #5: the container behind the forwarded port restarts. Connections while it is down get
+/// the kubelet's "connection refused" text, the next connection reaches the new instance without
+/// anyone doing anything, and the status shows the gap (`broken_since`, then `last_gap`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn container_restart_is_a_gap_then_new_connections_reach_it() {
+    let sim = Simulator::start(SimConfig::default())
+        .await
+        .expect("simulator starts");
+    let store = sim.store();
+    create_pod_and_run(&store, "default", pod_from_yaml(RESTARTING_POD)).expect("created");
+    wait_pod(&store, "flaky", 20, |p| hello_container(p) == (0, true)).await;
+    let fwd = Forwarder::start(client(&sim).await, "default", "flaky", &[spec(":http")])
+        .await
+        .expect("binds");
+    let addr = fwd.local_addrs()[0];
+    assert_eq!(body(&get(addr, "/").await), "hello from flaky\n");
+    let st = settled(&fwd, |s| {
+        s.total_connections == 1 && s.open_connections == 0
+    })
+    .await;
+    assert_eq!(
+        (st.state, st.broken_since, st.last_gap),
+        (ForwardState::Listening, None, None)
+    );
+    // The process exited; the kubelet restarts it at its next sync, 1 s later.
+    wait_pod(&store, "flaky", 20, |p| hello_container(p) == (0, false)).await;
+    assert_eq!(
+        get(addr, "/").await,
+        "",
+        "a connection while the container is down"
+    );
+    let broken = settled(&fwd, |s| s.state == ForwardState::Broken).await;
+    let err = broken.last_error.clone().expect("the kubelet's text");
+    assert!(
+        err.starts_with("error forwarding port 8080 to pod ")
+            && err.contains("dial tcp4 127.0.0.1:8080: connect: connection refused"),
+        "{err}"
+    );
+    let since = broken
+        .broken_since
+        .expect("broken since the failed connection");
+    assert_eq!(broken.last_gap, None);
+    wait_pod(&store, "flaky", 20, |p| hello_container(p) == (1, true)).await;
+    assert_eq!(body(&get(addr, "/").await), "hello from flaky\n");
+    let st = settled(&fwd, |s| s.state == ForwardState::Listening).await;
+    assert_eq!((st.broken_since, st.total_connections), (None, 3));
+    assert_eq!(
+        st.last_error,
+        Some(err),
+        "the last error stays for the panel"
+    );
+    let gap = st.last_gap.expect("a gap");
+    assert_eq!(gap.from, since);
+    assert!(
+        gap.to > gap.from && gap.length() < SignedDuration::from_secs(10),
+        "{gap:?}"
+    );
+    fwd.stop().await;
+    sim.shutdown().await;
 }

@@ -1,5 +1,6 @@
 //! Drives the real TUI in tmux against the simulator: the pod's STATUS appears and the
-//! CrashLoopBackOff countdown moves; `q` quits and leaves the shell usable.
+//! CrashLoopBackOff countdown moves; `q` quits and leaves the shell usable; a shell, a debug
+//! container and a port-forward added and removed through the panel.
 
 mod common;
 
@@ -166,6 +167,72 @@ async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
         wait_for(&session, "the pod view again", |s| s.contains("READY"));
         tmux(&["send-keys", "-t", &session, "q"]);
         let _ = tmux(&["kill-session", "-t", &session]);
+    });
+    sim.shutdown().await;
+}
+
+/// The local port of the panel row forwarding to 8081 while it is listening, from the screen.
+fn listening_port(screen: &str) -> Option<u16> {
+    let re = regex::Regex::new(r"127\.0\.0\.1:(\d+)\s+8081\s+listening").expect("regex");
+    re.captures(screen)?.get(1)?.as_str().parse().ok()
+}
+
+/// A blocking HTTP/1.1 `GET /` with `Connection: close` to 127.0.0.1:`port`; the response body.
+fn http_get_body(port: u16) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    s.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .expect("writes");
+    let mut out = String::new();
+    s.read_to_string(&mut out).expect("reads the answer");
+    out.split_once("\r\n\r\n")
+        .map_or(String::new(), |(_, b)| b.to_owned())
+}
+
+/// Issue #5's TUI flow: `f` opens the port-forward panel, `a`, `:8081`, Enter adds a forward to
+/// the seed's proxy sidecar; it is listed as listening on a random local port, `hello from
+/// hello` comes back through it (counted in TOTAL), and `x` removes it: the port stops
+/// accepting connections.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn f_panel_adds_a_forward_that_answers_and_x_removes_it() {
+    let Some((sim, session)) = hello_in_tmux("podscope-forward").await else {
+        return;
+    };
+    tokio::task::block_in_place(|| {
+        tmux(&["send-keys", "-t", &session, "f"]);
+        wait_for(&session, "the empty panel", |s| {
+            s.contains("port-forwards") && s.contains("no forwards")
+        });
+        tmux(&["send-keys", "-t", &session, "a"]);
+        wait_for(&session, "the spec prompt", |s| {
+            s.contains("forward [ADDR:]LOCAL:REMOTE:")
+        });
+        tmux(&["send-keys", "-t", &session, "-l", ":8081"]);
+        tmux(&["send-keys", "-t", &session, "Enter"]);
+        let screen = wait_for(&session, "the forward listening", |s| {
+            listening_port(s).is_some()
+        });
+        let port = listening_port(&screen).expect("a local port");
+        assert_eq!(http_get_body(port), "hello from hello\n");
+        let counted = regex::Regex::new(r"8081\s+listening\s+0\s+1\s").expect("regex");
+        wait_for(&session, "the connection counted, closed", |s| {
+            counted.is_match(s)
+        });
+        tmux(&["send-keys", "-t", &session, "x"]);
+        wait_for(&session, "the forward gone from the panel", |s| {
+            s.contains("no forwards")
+        });
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            assert!(
+                Instant::now() < deadline,
+                "127.0.0.1:{port} still accepts connections after x"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        quit_with_q(&session);
     });
     sim.shutdown().await;
 }

@@ -48,6 +48,8 @@ fn every_key_and_the_legend_are_reachable_at_80x24() {
         "log pane (Tab focuses it)",
         "panels",
         "help, quit",
+        "port-forward panel (f)",
+        "pod switcher (P, demo)",
     ] {
         assert!(all.contains(heading), "heading {heading} missing");
     }

@@ -1,10 +1,13 @@
-//! `update` scripts for keys: selection bounds, help toggle, quit — all through the keymap.
+//! `update` scripts for keys: selection bounds, help toggle, quit, the modal port-forward panel
+//! and pod switcher — all through the keymap.
 
 mod common;
 
 use common::{container, key, pod, state};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use podscope::app::keymap::{Action, KEYMAP, action_for, grouped};
+use podscope::app::keymap::{
+    Action, KEYMAP, Mode, When, action_for, action_in, grouped, grouped_in, hint_text,
+};
 use podscope::app::{Cmd, Msg, update};
 use podscope::model::{ContainerKind, ContainerState};
 
@@ -138,4 +141,105 @@ fn every_action_has_a_key_and_the_footer_groups_rows() {
             .iter()
             .any(|(k, d)| k == &["q".to_owned()] && *d == "quit")
     );
+}
+
+fn press(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+    KeyEvent::new(code, modifiers)
+}
+
+#[test]
+fn the_panel_and_the_switcher_take_the_keys_from_the_table() {
+    let panel = Mode {
+        forward_panel: true,
+        ..Mode::default()
+    };
+    let switcher = Mode {
+        switcher: true,
+        can_switch: true,
+        ..Mode::default()
+    };
+    let none = KeyModifiers::NONE;
+    // Every row of each overlay is what its key does there.
+    for (when, mode) in [(When::ForwardPanel, panel), (When::Switcher, switcher)] {
+        let rows: Vec<_> = KEYMAP.iter().filter(|b| b.when == when).collect();
+        assert!(rows.len() >= 5, "{when:?} has rows");
+        for b in rows {
+            let event = press(b.key.code, b.key.modifiers);
+            assert_eq!(action_in(&event, mode), Some(b.action), "{when:?} {b:?}");
+        }
+    }
+    // Modal: the container keys do nothing under the panel, quit still quits.
+    assert_eq!(
+        action_in(&press(KeyCode::Char('j'), none), panel),
+        Some(Action::ForwardNext)
+    );
+    assert_eq!(action_in(&press(KeyCode::Char('l'), none), panel), None);
+    assert_eq!(action_in(&press(KeyCode::Char('?'), none), panel), None);
+    assert_eq!(
+        action_in(&press(KeyCode::Char('q'), none), panel),
+        Some(Action::Quit)
+    );
+    let ctrl_c = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(action_in(&ctrl_c, panel), Some(Action::Quit));
+    // In the switcher `q` closes it; Ctrl-C quits.
+    assert_eq!(
+        action_in(&press(KeyCode::Char('q'), none), switcher),
+        Some(Action::CloseSwitcher)
+    );
+    assert_eq!(action_in(&ctrl_c, switcher), Some(Action::Quit));
+    assert_eq!(action_in(&press(KeyCode::Char('f'), none), switcher), None);
+}
+
+#[test]
+fn footer_and_hints_of_the_overlays_come_from_the_table() {
+    let panel = Mode {
+        forward_panel: true,
+        ..Mode::default()
+    };
+    let labels = |groups: Vec<(Vec<String>, &'static str)>| -> Vec<String> {
+        groups
+            .into_iter()
+            .map(|(k, d)| format!("{} {d}", k.join("/")))
+            .collect()
+    };
+    assert_eq!(
+        labels(grouped_in(true, Some(panel))),
+        [
+            "a add a forward",
+            "x/Delete remove selected",
+            "↓/j next",
+            "↑/k previous",
+            "f/Esc close",
+            "q quit"
+        ]
+    );
+    assert_eq!(
+        hint_text(When::ForwardPanel),
+        "a add a forward  x/Delete remove selected  ↓/j next  ↑/k previous  f/Esc close"
+    );
+    assert_eq!(
+        hint_text(When::Switcher),
+        "↓/j next pod  ↑/k previous pod  Enter switch to it  Esc/q/P/o close"
+    );
+}
+
+#[test]
+fn opening_the_panel_closes_help_and_its_keys_drive_it() {
+    let mut s = three_containers();
+    update(&mut s, key(KeyCode::Char('?')));
+    update(&mut s, key(KeyCode::Char('f')));
+    assert!(s.forwards.shown && !s.show_help);
+    let selected = s.selected;
+    // `j` and `l` belong to the panel now: no container move, no log pane.
+    update(&mut s, key(KeyCode::Char('j')));
+    update(&mut s, key(KeyCode::Char('l')));
+    assert_eq!((s.selected, s.logs.shown), (selected, false));
+    // While typing, `f` and `q` are text.
+    update(&mut s, key(KeyCode::Char('a')));
+    update(&mut s, key(KeyCode::Char('f')));
+    assert!(update(&mut s, key(KeyCode::Char('q'))).is_empty());
+    assert_eq!(s.forwards.input.as_deref(), Some("fq"));
+    update(&mut s, key(KeyCode::Esc));
+    assert!(s.forwards.shown && s.forwards.input.is_none());
+    assert_eq!(update(&mut s, key(KeyCode::Char('q'))), vec![Cmd::Quit]);
 }

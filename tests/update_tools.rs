@@ -5,11 +5,13 @@ mod common;
 
 use common::{container, key, pod, render, state};
 use crossterm::event::KeyCode;
+use jiff::SignedDuration;
 use podscope::app::msg::{ForwardMsg, ShellEnd};
 use podscope::app::state::Connection;
 use podscope::app::{Cmd, Msg, State, update};
 use podscope::model::ContainerKind;
-use podscope::model::forward::{ForwardState, ForwardStatus, PortSpec};
+use podscope::model::forward::PortSpec;
+use podscope::model::forward_status::{ForwardState, ForwardStatus};
 
 fn two_containers() -> State {
     let mut s = state();
@@ -201,6 +203,71 @@ fn forward_panel_adds_removes_and_tracks_status() {
     assert!(update(&mut s, key(KeyCode::Delete)).is_empty());
     update(&mut s, key(KeyCode::Esc));
     assert!(!s.forwards.shown);
+}
+
+/// The panel dates a breakage from the status's `broken_since` and a recovery from its
+/// `last_gap`, both at the view's `now` (moved by `Tick`).
+#[test]
+fn forward_panel_shows_how_long_it_is_broken_and_the_gap_it_recovered_from() {
+    let mut s = two_containers();
+    let t0 = s.now;
+    update(&mut s, key(KeyCode::Char('f')));
+    update(&mut s, key(KeyCode::Char('a')));
+    typed(&mut s, "8080:8080");
+    let kubelet = "error forwarding port 8080 to pod 0f3c, uid : failed to execute portforward in network namespace \"/var/run/netns/cni-1\": failed to connect to localhost:8080 inside namespace \"0f3c\", IPv4: dial tcp4 127.0.0.1:8080: connect: connection refused";
+    let mut st = ForwardStatus::new(spec("8080:8080"));
+    st.local = Some("127.0.0.1:8080".parse().expect("addr"));
+    st.state = ForwardState::Broken;
+    st.total_connections = 3;
+    st.last_failed_connection = 3;
+    st.last_error = Some(kubelet.into());
+    st.broken_since = Some(t0 - SignedDuration::from_secs(12));
+    update(
+        &mut s,
+        Msg::Forward(ForwardMsg::Status {
+            id: 0,
+            status: st.clone(),
+        }),
+    );
+    let screen = common::text(&render(&s, 120, 40));
+    assert!(
+        screen.contains("127.0.0.1:8080         8080    broken"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("broken for 12s: error forwarding port 8080 to pod 0f3c"),
+        "{screen}"
+    );
+    s.dirty = false;
+    update(&mut s, Msg::Tick(t0 + SignedDuration::from_secs(5)));
+    assert!(s.dirty, "a tick redraws the panel's clock");
+    let screen = common::text(&render(&s, 120, 40));
+    assert!(
+        screen.contains("broken for 17s: error forwarding"),
+        "{screen}"
+    );
+    // A connection accepted after the failure worked 5 s later: recovered.
+    st.connection_opened();
+    st.connection_worked(4, t0 + SignedDuration::from_secs(5));
+    st.connection_closed();
+    assert_eq!(st.state, ForwardState::Listening);
+    update(
+        &mut s,
+        Msg::Forward(ForwardMsg::Status { id: 0, status: st }),
+    );
+    update(&mut s, Msg::Tick(t0 + SignedDuration::from_secs(185)));
+    let screen = common::text(&render(&s, 120, 40));
+    assert!(screen.contains("8080    listening"), "{screen}");
+    assert!(
+        screen.contains("    recovered after a 17s gap (3m ago)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("    last error: error forwarding port 8080 to pod 0f3c"),
+        "{screen}"
+    );
+    assert!(!screen.contains("broken for"), "{screen}");
+    insta::assert_snapshot!("forward_panel_recovered@120x40", render(&s, 120, 40));
 }
 
 #[test]

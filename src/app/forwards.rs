@@ -1,13 +1,16 @@
 //! The port-forward panel's part of `update` (issue #5): `f` shows the forwards, `a` types a
-//! `[ADDR:]LOCAL:REMOTE` spec, `x`/Delete removes the selected one; statuses arrive as
-//! `Msg::Forward`. Pure: every effect is a returned [`Cmd`].
+//! `[ADDR:]LOCAL:REMOTE` spec, `x`/Delete removes the selected one (the keys are rows of
+//! [`super::keymap::KEYMAP`]); statuses arrive as `Msg::Forward`. Pure: every effect is a
+//! returned [`Cmd`].
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::Cmd;
+use super::keymap::Action;
 use super::msg::ForwardMsg;
 use super::state::State;
-use crate::model::forward::{ForwardState, ForwardStatus, PortSpec};
+use crate::model::forward::PortSpec;
+use crate::model::forward_status::{ForwardState, ForwardStatus};
 use crate::model::sanitize::sanitize;
 
 /// One forward as the panel lists it.
@@ -62,7 +65,7 @@ pub struct ForwardPanel {
     pub input: Option<String>,
     /// The id the next forward gets.
     pub next_id: u64,
-    /// The panel's status line (parse error of a typed spec), cleared by the next key.
+    /// The panel's status line (parse error of a typed spec), cleared by the next panel action.
     pub status: Option<String>,
 }
 
@@ -82,9 +85,12 @@ pub fn add(state: &mut State, spec: PortSpec) -> Vec<Cmd> {
     vec![Cmd::AddForward { id, spec }]
 }
 
-/// `f`: show or hide the panel.
+/// `f`: show the panel (closing help: the panel takes the keys) or hide it.
 pub fn toggle(state: &mut State) {
     state.forwards.shown = !state.forwards.shown;
+    if state.forwards.shown {
+        state.show_help = false;
+    }
     state.forwards.input = None;
     state.forwards.status = None;
     state.dirty = true;
@@ -104,55 +110,61 @@ pub fn on_msg(state: &mut State, msg: ForwardMsg) {
     }
 }
 
-/// A key while the panel is shown: `a` add (then type, Enter, Esc), `x`/Delete remove, `↑/↓/j/k`
-/// select, `f`/Esc close; `q`/Ctrl-C still quit.
-pub fn key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
+/// A key while a spec is typed after `a`: characters and Backspace edit it, Enter adds the
+/// forward (or says why the spec is bad), Esc or Ctrl-C cancel.
+pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
     if key.kind == KeyEventKind::Release {
         return Vec::new();
     }
     state.dirty = true;
     let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
     let panel = &mut state.forwards;
-    if let Some(text) = panel.input.as_mut() {
-        match key.code {
-            _ if ctrl_c => panel.input = None,
-            KeyCode::Esc => panel.input = None,
-            KeyCode::Backspace => {
-                text.pop();
-            }
-            KeyCode::Enter => {
-                let typed = text.trim().to_owned();
-                panel.input = None;
-                if typed.is_empty() {
-                    return Vec::new();
-                }
-                return match typed.parse::<PortSpec>() {
-                    Ok(spec) => add(state, spec),
-                    Err(e) => {
-                        state.forwards.status = Some(format!("bad forward {typed:?}: {e}"));
-                        Vec::new()
-                    }
-                };
-            }
-            KeyCode::Char(c) if !c.is_control() => text.push(c),
-            _ => {}
-        }
+    let Some(text) = panel.input.as_mut() else {
         return Vec::new();
+    };
+    match key.code {
+        _ if ctrl_c => panel.input = None,
+        KeyCode::Esc => panel.input = None,
+        KeyCode::Backspace => {
+            text.pop();
+        }
+        KeyCode::Enter => {
+            let typed = text.trim().to_owned();
+            panel.input = None;
+            if typed.is_empty() {
+                return Vec::new();
+            }
+            return match typed.parse::<PortSpec>() {
+                Ok(spec) => add(state, spec),
+                Err(e) => {
+                    state.forwards.status = Some(format!("bad forward {typed:?}: {e}"));
+                    Vec::new()
+                }
+            };
+        }
+        KeyCode::Char(c) if !c.is_control() => text.push(c),
+        _ => {}
     }
+    Vec::new()
+}
+
+/// A panel action from the keymap (`a` add, `x`/Delete remove, `↓/j` `↑/k` select, `f`/Esc
+/// close); it clears the panel's status line. Removing returns `Cmd::StopForward`.
+pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
+    state.dirty = true;
+    let panel = &mut state.forwards;
     panel.status = None;
     let last = panel.entries.len().saturating_sub(1);
-    match key.code {
-        _ if ctrl_c => return vec![Cmd::Quit],
-        KeyCode::Char('q') => return vec![Cmd::Quit],
-        KeyCode::Char('f') | KeyCode::Esc => toggle(state),
-        KeyCode::Char('a') => panel.input = Some(String::new()),
-        KeyCode::Char('x') | KeyCode::Delete if panel.selected < panel.entries.len() => {
+    match action {
+        Action::CloseForwards => toggle(state),
+        Action::ForwardAdd => panel.input = Some(String::new()),
+        Action::ForwardRemove if panel.selected < panel.entries.len() => {
             let removed = panel.entries.remove(panel.selected);
             panel.selected = panel.selected.min(panel.entries.len().saturating_sub(1));
             return vec![Cmd::StopForward { id: removed.id }];
         }
-        KeyCode::Down | KeyCode::Char('j') => panel.selected = (panel.selected + 1).min(last),
-        KeyCode::Up | KeyCode::Char('k') => panel.selected = panel.selected.saturating_sub(1),
+        Action::ForwardNext => panel.selected = (panel.selected + 1).min(last),
+        Action::ForwardPrev => panel.selected = panel.selected.saturating_sub(1),
         _ => {}
     }
     Vec::new()

@@ -111,8 +111,8 @@ pub enum ForwardMsg {
     Status {
         /// The forward's id.
         id: u64,
-        /// Its status (`model::forward::ForwardStatus`).
-        status: crate::model::forward::ForwardStatus,
+        /// Its status (`model::forward_status::ForwardStatus`).
+        status: crate::model::forward_status::ForwardStatus,
     },
     /// The forward could not start (typically `unable to listen on …: address already in use`).
     Failed {

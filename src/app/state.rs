@@ -116,13 +116,34 @@ impl State {
             .unwrap_or_else(|| initial_selection(pod))
     }
 
-    /// Whether anything on screen depends on `now` (ages, "x ago", countdowns), i.e. whether a
-    /// `Tick` must redraw.
+    /// The mode keys are resolved in (`keymap::action_in`) and the footer lists: log pane
+    /// shown / focused, pod switching available, help, the port-forward panel (unless a spec is
+    /// being typed: then the panel reads raw keys), the pod switcher.
+    #[must_use]
+    pub fn key_mode(&self) -> crate::app::keymap::Mode {
+        crate::app::keymap::Mode {
+            log_pane: self.logs.shown,
+            log_focus: self.logs.shown && self.logs.focused,
+            can_switch: self.can_switch,
+            help: self.show_help,
+            forward_panel: self.forwards.shown && self.forwards.input.is_none(),
+            switcher: self.switcher.is_some(),
+        }
+    }
+
+    /// Whether anything on screen depends on `now` (ages, "x ago", countdowns, how long a
+    /// forward has been broken), i.e. whether a `Tick` must redraw.
     #[must_use]
     pub fn shows_clock(&self) -> bool {
         self.pod.is_some()
             || !self.events.is_empty()
             || matches!(self.connection, Connection::Deleted { .. })
+            || (self.forwards.shown
+                && self.forwards.entries.iter().any(|e| {
+                    e.status
+                        .as_ref()
+                        .is_some_and(|s| s.broken_since.is_some() || s.last_gap.is_some())
+                }))
     }
 }
 

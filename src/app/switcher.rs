@@ -1,10 +1,10 @@
 //! The demo's pod switcher (issue #3): `P`/`o` lists the demo cluster's pods (from the
 //! simulator's store, in-process — never a namespace-wide list against a real cluster), Enter
-//! aims podscope at the chosen one. Pure: every effect is a returned [`Cmd`].
-
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+//! aims podscope at the chosen one (the keys are rows of [`super::keymap::KEYMAP`]). Pure: every
+//! effect is a returned [`Cmd`].
 
 use super::Cmd;
+use super::keymap::Action;
 use super::state::State;
 
 /// The switcher overlay.
@@ -18,11 +18,13 @@ pub struct Switcher {
     pub loading: bool,
 }
 
-/// `P`/`o`: open the switcher (loading) and ask for the list.
+/// `P`/`o`: open the switcher (loading; closing help: the switcher takes the keys) and ask for
+/// the list.
 pub fn open(state: &mut State) -> Vec<Cmd> {
     if !state.can_switch {
         return Vec::new();
     }
+    state.show_help = false;
     state.switcher = Some(Switcher {
         loading: true,
         ..Switcher::default()
@@ -43,24 +45,18 @@ pub fn pod_list(state: &mut State, mut pods: Vec<(String, String)>) {
     }
 }
 
-/// A key while the switcher is open: ↑/↓/j/k move, Enter switches, Esc/q close.
-pub fn key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
-    if key.kind == KeyEventKind::Release {
-        return Vec::new();
-    }
+/// A switcher action from the keymap (`↓/j` `↑/k` move, Enter switches, Esc/q/P/o close).
+pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
     let Some(sw) = state.switcher.as_mut() else {
         return Vec::new();
     };
     state.dirty = true;
     let last = sw.pods.len().saturating_sub(1);
-    match key.code {
-        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-            return vec![Cmd::Quit];
-        }
-        KeyCode::Esc | KeyCode::Char('q' | 'P' | 'o') => state.switcher = None,
-        KeyCode::Down | KeyCode::Char('j') => sw.selected = (sw.selected + 1).min(last),
-        KeyCode::Up | KeyCode::Char('k') => sw.selected = sw.selected.saturating_sub(1),
-        KeyCode::Enter => {
+    match action {
+        Action::CloseSwitcher => state.switcher = None,
+        Action::SwitcherNext => sw.selected = (sw.selected + 1).min(last),
+        Action::SwitcherPrev => sw.selected = sw.selected.saturating_sub(1),
+        Action::SwitchToSelected => {
             let Some((namespace, name)) = sw.pods.get(sw.selected).cloned() else {
                 return Vec::new();
             };

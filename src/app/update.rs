@@ -19,7 +19,9 @@ use crate::model::sanitize::sanitize;
 /// - `PodWatchFailed(msg)` → reconnecting with `msg` (sanitised: it may quote the server), until
 ///   the next `PodApplied`/`PodAbsent`;
 /// - `Tick(now)` → `now` set; dirty only if something time-dependent is displayed;
-/// - keys are resolved through [`crate::app::keymap::KEYMAP`]; `Quit` → `Cmd::Quit`.
+/// - keys are resolved through [`crate::app::keymap::KEYMAP`] in `state.key_mode()` (the
+///   port-forward panel and the pod switcher take the keys while open); `Quit` → `Cmd::Quit`;
+///   a spec typed in the panel or a log search/filter reads raw keys.
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
     match msg {
         Msg::Tick(now) => {
@@ -29,10 +31,11 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             }
             Vec::new()
         }
-        Msg::Key(key) if state.switcher.is_some() => super::switcher::key(state, &key),
-        Msg::Key(key) if state.forwards.shown => super::forwards::key(state, &key),
+        Msg::Key(key) if state.forwards.shown && state.forwards.input.is_some() => {
+            super::forwards::input_key(state, &key)
+        }
         Msg::Key(key) if state.logs.input.is_some() => logs::input_key(state, &key),
-        Msg::Key(key) => match action_in(&key, logs::mode(state)) {
+        Msg::Key(key) => match action_in(&key, state.key_mode()) {
             Some(action) => apply_action(state, action),
             None => Vec::new(),
         },
@@ -212,7 +215,16 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
             super::forwards::toggle(state);
             return Vec::new();
         }
+        Action::ForwardAdd
+        | Action::ForwardRemove
+        | Action::ForwardNext
+        | Action::ForwardPrev
+        | Action::CloseForwards => return super::forwards::apply(state, action),
         Action::OpenSwitcher => return super::switcher::open(state),
+        Action::SwitcherNext
+        | Action::SwitcherPrev
+        | Action::SwitchToSelected
+        | Action::CloseSwitcher => return super::switcher::apply(state, action),
         log_action => return logs::apply(state, log_action),
     }
     state.dirty |= before != (state.selected, state.show_help);

@@ -4,7 +4,7 @@
 //! `REMOTE` (local = remote), `LOCAL:REMOTE`, `:REMOTE` (a random local port), and
 //! `ADDR:LOCAL:REMOTE` with `ADDR` = `localhost`, an IPv4 address or `[IPv6]`. `REMOTE` may be a
 //! container port name (`http`), resolved against the pod's `containerPorts` when connecting.
-//! [`ForwardStatus`] is what a running forward reports (the TUI shows it).
+//! What a running forward reports is in [`super::forward_status`].
 
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -156,59 +156,6 @@ impl PortSpec {
             (None, RemotePort::Name(_)) => 0,
         };
         SocketAddr::new(ip, port)
-    }
-}
-
-/// Lifecycle of one forward.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ForwardState {
-    /// Bound locally, no open connection.
-    Listening,
-    /// At least one connection is being forwarded.
-    Active,
-    /// The last connection failed (see `last_error`); still listening for new ones.
-    Broken,
-    /// The listener is closed.
-    Stopped,
-}
-
-/// Progress of one forward, published after every change.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ForwardStatus {
-    /// What was asked.
-    pub spec: PortSpec,
-    /// The bound local address (after binding; port 0 resolved).
-    pub local: Option<SocketAddr>,
-    /// The remote port number last resolved (names resolve per connection).
-    pub remote_port: Option<u16>,
-    /// Listening / Active / Broken / Stopped.
-    pub state: ForwardState,
-    /// Connections currently open.
-    pub open_connections: u32,
-    /// Connections accepted so far.
-    pub total_connections: u64,
-    /// Bytes received from the pod and written to local clients.
-    pub bytes_in: u64,
-    /// Bytes read from local clients and sent to the pod.
-    pub bytes_out: u64,
-    /// The last error: the text from the port's error channel, or the API error.
-    pub last_error: Option<String>,
-}
-
-impl ForwardStatus {
-    /// A fresh status for `spec` (Listening, nothing counted).
-    pub fn new(spec: PortSpec) -> Self {
-        ForwardStatus {
-            spec,
-            local: None,
-            remote_port: None,
-            state: ForwardState::Listening,
-            open_connections: 0,
-            total_connections: 0,
-            bytes_in: 0,
-            bytes_out: 0,
-            last_error: None,
-        }
     }
 }
 

@@ -8,6 +8,7 @@ pub mod deletion;
 pub mod duration;
 pub mod event;
 pub mod forward;
+pub mod forward_status;
 pub mod log;
 pub mod log_resume;
 pub mod pod;

@@ -9,14 +9,15 @@ use crate::app::keymap;
 use crate::app::state::State;
 
 /// Draws `j/↓ next container  k/↑ previous container  l logs  ? help  q quit` (the rows active
-/// in the current mode), or the log pane's status line (saved file, no match) when there is one.
+/// in the current mode: the port-forward panel's or the pod switcher's keys while one is open),
+/// or the log pane's status line (saved file, no match) when there is one.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
     if let Some(status) = &state.logs.status {
         frame.render_widget(Paragraph::new(Span::styled(status.clone(), t.notice)), area);
         return;
     }
-    let mode = crate::app::logs::actions::mode(state);
+    let mode = state.key_mode();
     let mut groups = keymap::grouped_in(true, Some(mode));
     // Too narrow: drop hints from the middle, never `? help` and `q quit` (the table's last two).
     let width = |g: &[(Vec<String>, &str)]| -> usize {

@@ -1,14 +1,19 @@
 //! The port-forward panel (`f`): one row per forward with its state (listening / active /
-//! broken), open connections, bytes each way and the last error; `a` types a new spec.
+//! broken), open connections, bytes each way, and under it how long it has been broken or the
+//! last gap it recovered from, and the last error; `a` types a new spec. Durations are computed
+//! from `state.now`; the key hint comes from the keymap table.
 
+use jiff::{SignedDuration, Timestamp};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::app::forwards::ForwardEntry;
+use crate::app::keymap::{self, When};
 use crate::app::state::State;
 use crate::model::sanitize::sanitize;
+use crate::ui::clock;
 
 /// `1234` → `1.2 KiB` (binary units, one decimal from KiB up; plain bytes below).
 #[must_use]
@@ -25,6 +30,74 @@ pub fn bytes(n: u64) -> String {
         unit += 1;
     }
     format!("{v:.1} {}", UNITS[unit])
+}
+
+/// A length of time for the panel: kubectl's `HumanDuration` (`12s`, `3m20s`), `<1s` below a
+/// second (and for a negative length: the forwarder's clock may be a tick ahead of `now`).
+fn length(d: SignedDuration) -> String {
+    if d < SignedDuration::from_secs(1) {
+        "<1s".to_owned()
+    } else {
+        clock::human(d)
+    }
+}
+
+/// The lines under a forward's row at `now` (sanitised cluster text):
+/// - it could not start: `last error: <why>`;
+/// - while broken: `broken for 12s: <last error>`;
+/// - after a recovery: `recovered after a 12s gap (3m ago)`, then `last error: <text>`;
+/// - otherwise `last error: <text>` if a connection ever failed, else nothing.
+#[must_use]
+pub fn notes(e: &ForwardEntry, now: Timestamp) -> Vec<String> {
+    let error = e.last_error().map(sanitize);
+    if e.failed.is_some() {
+        return error
+            .map(|t| format!("last error: {t}"))
+            .into_iter()
+            .collect();
+    }
+    let status = e.status.as_ref();
+    if let Some(since) = status.and_then(|s| s.broken_since) {
+        let broken = length(now.duration_since(since));
+        return vec![match error {
+            Some(t) => format!("broken for {broken}: {t}"),
+            None => format!("broken for {broken}"),
+        }];
+    }
+    let mut lines = Vec::new();
+    if let Some(gap) = status.and_then(|s| s.last_gap) {
+        let ago = length(now.duration_since(gap.to));
+        lines.push(format!(
+            "recovered after a {} gap ({ago} ago)",
+            length(gap.length())
+        ));
+    }
+    lines.extend(error.map(|t| format!("last error: {t}")));
+    lines
+}
+
+/// Widest the panel gets, columns (borders included).
+const MAX_WIDTH: u16 = 100;
+/// Lines a note may wrap to (a kubelet error is about 300 characters; its end names the cause).
+const NOTE_LINES: usize = 4;
+
+/// `text` cut into pieces of at most `width` characters, at most `max_lines` of them (the last
+/// one ending in `…` when text is left over).
+fn wrap(text: &str, width: usize, max_lines: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let width = width.max(2);
+    let mut out: Vec<String> = chars
+        .chunks(width)
+        .take(max_lines)
+        .map(|c| c.iter().collect())
+        .collect();
+    if chars.len() > width * max_lines
+        && let Some(last) = out.last_mut()
+    {
+        last.pop();
+        last.push('…');
+    }
+    out
 }
 
 fn row(e: &ForwardEntry) -> String {
@@ -82,11 +155,11 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
             Span::raw(marker),
             Span::styled(text, style),
         ]));
-        if let Some(err) = e.last_error() {
-            lines.push(Line::from(Span::styled(
-                format!("    last error: {}", sanitize(err)),
-                t.dim,
-            )));
+        let room = usize::from(area.width.min(MAX_WIDTH).saturating_sub(2 + 4));
+        for note in notes(e, state.now) {
+            for part in wrap(&note, room, NOTE_LINES) {
+                lines.push(Line::from(Span::styled(format!("    {part}"), t.dim)));
+            }
         }
     }
     lines.push(Line::from(""));
@@ -99,7 +172,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         lines.push(Line::from(Span::styled(status.clone(), t.notice)));
     } else {
         lines.push(Line::from(Span::styled(
-            "a add  x/Delete remove  ↑/↓ select  f/Esc close",
+            keymap::hint_text(When::ForwardPanel),
             t.dim,
         )));
     }
@@ -114,7 +187,7 @@ pub fn popup(
     lines: Vec<Line<'_>>,
     t: &crate::ui::theme::Theme,
 ) {
-    let width = area.width.min(100);
+    let width = area.width.min(MAX_WIDTH);
     let height = area.height.min(
         u16::try_from(lines.len())
             .unwrap_or(u16::MAX)
@@ -131,4 +204,96 @@ pub fn popup(
         .title(Span::styled(title.to_owned(), t.title));
     frame.render_widget(Clear, rect);
     frame.render_widget(Paragraph::new(lines).block(block), rect);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::forward_status::{ForwardGap, ForwardState, ForwardStatus};
+
+    fn at(s: &str) -> Timestamp {
+        s.parse().expect("timestamp")
+    }
+
+    fn entry(f: impl FnOnce(&mut ForwardStatus)) -> ForwardEntry {
+        let spec: crate::model::forward::PortSpec = "8080:80".parse().expect("spec");
+        let mut status = ForwardStatus::new(spec.clone());
+        f(&mut status);
+        ForwardEntry {
+            id: 0,
+            spec,
+            status: Some(status),
+            failed: None,
+        }
+    }
+
+    #[test]
+    fn broken_for_counts_from_broken_since_at_now() {
+        let e = entry(|s| {
+            s.state = ForwardState::Broken;
+            s.broken_since = Some(at("2025-01-01T00:00:00Z"));
+            s.last_error = Some("pods \"web\" not found\x1b[31m".into());
+        });
+        // Cluster text is sanitised: the escape sequence is shown, not obeyed.
+        assert_eq!(
+            notes(&e, at("2025-01-01T00:00:12Z")),
+            vec!["broken for 12s: pods \"web\" not found␛[31m"]
+        );
+        assert_eq!(
+            notes(&e, at("2025-01-01T00:03:20Z")),
+            vec!["broken for 3m20s: pods \"web\" not found␛[31m"]
+        );
+        // The forwarder's clock a little ahead of the view's: not a negative age.
+        assert_eq!(
+            notes(&e, at("2024-12-31T23:59:59.5Z")),
+            vec!["broken for <1s: pods \"web\" not found␛[31m"]
+        );
+    }
+
+    #[test]
+    fn recovered_shows_the_gap_and_its_age_then_the_last_error() {
+        let e = entry(|s| {
+            s.last_gap = Some(ForwardGap {
+                from: at("2025-01-01T00:00:00Z"),
+                to: at("2025-01-01T00:00:12Z"),
+            });
+            s.last_error = Some("connection refused".into());
+        });
+        assert_eq!(
+            notes(&e, at("2025-01-01T00:03:12Z")),
+            vec![
+                "recovered after a 12s gap (3m ago)",
+                "last error: connection refused"
+            ]
+        );
+        let quick = entry(|s| {
+            s.last_gap = Some(ForwardGap {
+                from: at("2025-01-01T00:00:00Z"),
+                to: at("2025-01-01T00:00:00.4Z"),
+            });
+        });
+        assert_eq!(
+            notes(&quick, at("2025-01-01T00:00:05Z")),
+            vec!["recovered after a <1s gap (4s ago)"]
+        );
+    }
+
+    #[test]
+    fn notes_wrap_and_say_when_they_are_cut() {
+        assert_eq!(wrap("abcdefg", 3, 4), vec!["abc", "def", "g"]);
+        assert_eq!(wrap("abcdefghijklm", 3, 2), vec!["abc", "de…"]);
+        assert_eq!(wrap("", 3, 2), Vec::<String>::new());
+    }
+
+    #[test]
+    fn healthy_forwards_have_no_notes_and_start_failures_one() {
+        assert!(notes(&entry(|_| {}), at("2025-01-01T00:00:00Z")).is_empty());
+        let mut failed = entry(|_| {});
+        failed.status = None;
+        failed.failed = Some("unable to listen on 127.0.0.1:8080: address already in use".into());
+        assert_eq!(
+            notes(&failed, at("2025-01-01T00:00:00Z")),
+            vec!["last error: unable to listen on 127.0.0.1:8080: address already in use"]
+        );
+    }
 }

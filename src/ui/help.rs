@@ -30,8 +30,8 @@ const LEGEND: &[(&str, &str)] = &[
 
 /// Width of the mark column of the legend.
 const MARK_WIDTH: usize = 18;
-/// Width of the key column of a keymap row (`q / Ctrl-C` is the widest label).
-const KEY_WIDTH: usize = 12;
+/// Width of the key column of a keymap row (`Esc / q / P / o` is the widest label).
+const KEY_WIDTH: usize = 16;
 /// Widest the popup gets.
 const MAX_WIDTH: u16 = 100;
 /// Inner width from which the keymap is laid out in two columns.
@@ -73,6 +73,15 @@ pub fn heading(action: Action) -> &'static str {
         | Action::LogPageDown
         | Action::LogTop
         | Action::LogBottom => "log pane (Tab focuses it)",
+        Action::ForwardAdd
+        | Action::ForwardRemove
+        | Action::ForwardNext
+        | Action::ForwardPrev
+        | Action::CloseForwards => "port-forward panel (f)",
+        Action::SwitcherNext
+        | Action::SwitcherPrev
+        | Action::SwitchToSelected
+        | Action::CloseSwitcher => "pod switcher (P, demo)",
     }
 }
 
@@ -80,8 +89,10 @@ pub fn heading(action: Action) -> &'static str {
 const HEADINGS: &[&str] = &[
     "containers",
     "panels",
-    "help, quit",
+    "port-forward panel (f)",
+    "pod switcher (P, demo)",
     "log pane (Tab focuses it)",
+    "help, quit",
 ];
 
 /// One plain-text line of the overlay and how to style it.

@@ -1,10 +1,11 @@
 //! The demo's pod switcher (`P`/`o`): the demo cluster's pods as `namespace/name`, the current
-//! one marked; Enter switches.
+//! one marked; Enter switches (the key hint comes from the keymap table).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
+use crate::app::keymap::{self, When};
 use crate::app::state::State;
 use crate::model::sanitize::sanitize;
 
@@ -42,7 +43,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         ]));
     }
     lines.push(Line::from(Span::styled(
-        "↑/↓ select  Enter switch  Esc close",
+        keymap::hint_text(When::Switcher),
         t.dim,
     )));
     crate::ui::forwards::popup(frame, area, " switch pod ", lines, t);

@@ -7,20 +7,9 @@ use super::follow::{Follow, Role, Step};
 use super::search::Needle;
 use super::{Input, InputKind, LogPane};
 use crate::app::Cmd;
-use crate::app::keymap::{Action, Mode};
+use crate::app::keymap::Action;
 use crate::app::state::State;
 use crate::model::{LineKind, LogLine};
-
-/// The key mode for `state` (log pane shown / focused).
-#[must_use]
-pub fn mode(state: &State) -> Mode {
-    Mode {
-        log_pane: state.logs.shown,
-        log_focus: state.logs.shown && state.logs.focused,
-        can_switch: state.can_switch,
-        help: state.show_help,
-    }
-}
 
 /// Stops every stream and starts reading what the pane shows now: the selected container (or
 /// all with `a`), current instance (or previous with `p`). Nothing while hidden or without a pod.

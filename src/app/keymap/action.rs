@@ -1,0 +1,92 @@
+//! The user intents keys resolve to.
+
+/// A user intent, resolved from a key by [`super::action_in`] inside `update`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Leave podscope (`q`, Ctrl-C).
+    Quit,
+    /// Select the next container in kubelet order.
+    NextContainer,
+    /// Select the previous container in kubelet order.
+    PrevContainer,
+    /// Select the first container.
+    FirstContainer,
+    /// Select the last container.
+    LastContainer,
+    /// Show or hide the help overlay.
+    ToggleHelp,
+    /// Hide the help overlay.
+    CloseHelp,
+    /// Show the log pane (and focus it), or hide it.
+    ToggleLogs,
+    /// Move the focus between the container list and the log pane.
+    SwitchFocus,
+    /// Logs: the previous instance of the container, or back to the current one.
+    LogPrevious,
+    /// Logs: keep the newest line in view as lines arrive (on/off).
+    LogFollow,
+    /// Logs: every container interleaved by timestamp, or only the selected one.
+    LogAll,
+    /// Logs: show or hide the kubelet's timestamps.
+    LogTimestamps,
+    /// Logs: wrap long lines, or cut them at the pane's width.
+    LogWrap,
+    /// Logs: type a search text (Enter to search, Esc to cancel).
+    LogSearch,
+    /// Logs: the next match of the search.
+    LogNextMatch,
+    /// Logs: the previous match of the search.
+    LogPrevMatch,
+    /// Logs: type a filter; only lines containing it are shown (empty Enter clears it).
+    LogFilter,
+    /// Logs: weave pod events into the log as marked lines (on/off).
+    LogEvents,
+    /// Logs: write the loaded lines to `podscope-<pod>-<container>-<time>.log`.
+    LogSave,
+    /// Logs: scroll one line up (towards older lines).
+    LogUp,
+    /// Logs: scroll one line down.
+    LogDown,
+    /// Logs: scroll one page up.
+    LogPageUp,
+    /// Logs: scroll one page down.
+    LogPageDown,
+    /// Logs: jump to the oldest loaded line.
+    LogTop,
+    /// Logs: jump to the newest line (and follow).
+    LogBottom,
+    /// Open an interactive shell (`bash`, else `sh`) in the selected container.
+    OpenShell,
+    /// Add an ephemeral debug container (busybox) targeting the selected container and attach.
+    AddDebug,
+    /// Show or hide the port-forward panel.
+    ToggleForwards,
+    /// Open the pod switcher (demo only).
+    OpenSwitcher,
+    /// Help overlay: scroll one line up.
+    HelpUp,
+    /// Help overlay: scroll one line down.
+    HelpDown,
+    /// Help overlay: scroll one page up.
+    HelpPageUp,
+    /// Help overlay: scroll one page down.
+    HelpPageDown,
+    /// Port-forward panel: type a new `[ADDR:]LOCAL:REMOTE` spec (Enter adds it, Esc cancels).
+    ForwardAdd,
+    /// Port-forward panel: stop the selected forward and remove it from the list.
+    ForwardRemove,
+    /// Port-forward panel: select the next forward.
+    ForwardNext,
+    /// Port-forward panel: select the previous forward.
+    ForwardPrev,
+    /// Port-forward panel: hide it (the forwards keep running).
+    CloseForwards,
+    /// Pod switcher: highlight the next pod.
+    SwitcherNext,
+    /// Pod switcher: highlight the previous pod.
+    SwitcherPrev,
+    /// Pod switcher: aim podscope at the highlighted pod.
+    SwitchToSelected,
+    /// Pod switcher: close it without switching.
+    CloseSwitcher,
+}

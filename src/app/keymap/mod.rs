@@ -1,0 +1,96 @@
+//! Keys are data: one table of `(key, action, description)` rows drives `update`, the footer,
+//! the help overlay and the hint lines of the port-forward panel and the pod switcher, so they
+//! cannot drift apart (style.md Part 2, rule 13).
+//!
+//! Rows can apply only in a mode ([`When`]): while the log pane is shown, or while it has focus.
+//! The first applicable row for a key wins, so the log-focus rows (↑/↓/j/k scroll, g/G top and
+//! bottom) come first and shadow the container rows only while the log pane has focus. The
+//! port-forward panel and the pod switcher are modal: while one is open only its rows and the
+//! [`When::Global`] rows (quit) apply.
+//!
+//! Files: [`action`] (the intents), [`key`] (a key and its label), [`table`] (the rows),
+//! [`lookup`] (resolving a key, grouping rows for the footer and help).
+
+mod action;
+mod key;
+mod lookup;
+mod table;
+
+pub use action::Action;
+pub use key::Key;
+pub use lookup::{action_for, action_in, grouped, grouped_actions, grouped_in, hint_text};
+pub use table::KEYMAP;
+
+/// When a row applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum When {
+    /// In every mode, the port-forward panel and the pod switcher included (quit).
+    Global,
+    /// In every mode except while the port-forward panel or the pod switcher is open.
+    Always,
+    /// While the log pane is shown.
+    LogPane,
+    /// While the log pane is shown; listed in the footer only while it has focus (room).
+    LogTools,
+    /// While the log pane has focus.
+    LogFocus,
+    /// When the session can switch pods (the demo's in-process cluster only).
+    CanSwitch,
+    /// While the help overlay is open (its scroll keys shadow the others).
+    Help,
+    /// While the port-forward panel is shown (and no spec is being typed).
+    ForwardPanel,
+    /// While the pod switcher is open.
+    Switcher,
+}
+
+/// The mode keys are resolved in, derived from the state by `update`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Mode {
+    /// The log pane is shown.
+    pub log_pane: bool,
+    /// The log pane has focus (implies `log_pane`).
+    pub log_focus: bool,
+    /// The pod switcher is available (demo).
+    pub can_switch: bool,
+    /// The help overlay is open.
+    pub help: bool,
+    /// The port-forward panel is shown: it takes the keys.
+    pub forward_panel: bool,
+    /// The pod switcher is open: it takes the keys (before the panel).
+    pub switcher: bool,
+}
+
+impl When {
+    /// Whether a row with this condition applies in `mode`.
+    #[must_use]
+    pub fn applies(self, mode: Mode) -> bool {
+        let modal = mode.switcher || mode.forward_panel;
+        match self {
+            When::Global => true,
+            When::Switcher => mode.switcher,
+            When::ForwardPanel => mode.forward_panel && !mode.switcher,
+            _ if modal => false,
+            When::Always => true,
+            When::LogPane | When::LogTools => mode.log_pane,
+            When::LogFocus => mode.log_focus,
+            When::CanSwitch => mode.can_switch,
+            When::Help => mode.help,
+        }
+    }
+}
+
+/// One row of the keymap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    /// The key.
+    pub key: Key,
+    /// What it does.
+    pub action: Action,
+    /// Short description for the footer and help (lower case, no full stop).
+    pub description: &'static str,
+    /// Whether the footer shows this row (help shows every row).
+    pub in_footer: bool,
+    /// The mode the row applies in.
+    pub when: When,
+}

@@ -1,0 +1,206 @@
+//! One forwarded connection: the pod is fetched by name, the remote port resolved against its
+//! `containerPorts` (main containers, then native sidecars), one kube-rs
+//! `Api::portforward(pod, &[port])` WebSocket opened (`notes/protocols.md` §4.3), and the bytes
+//! copied both ways with `copy_bidirectional_with_sizes` (64 KiB buffers), counted and published
+//! every 250 ms through [`Shared::update`]. It reads the wall clock (it is IO) to date the
+//! moment the pod first answers.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use futures::FutureExt;
+use jiff::Timestamp;
+use k8s_openapi::api::core::v1::Pod;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+
+use super::forward::Shared;
+use crate::model::forward::RemotePort;
+
+/// Copy buffer per direction: 64 KiB, so a forwarded stream moves in large WebSocket frames.
+const COPY_BUFFER_BYTES: usize = 64 * 1024;
+
+/// Resolves the remote port against the pod, kubectl's messages on failure.
+fn resolve(pod: &Pod, name: &str, remote: &RemotePort) -> Result<u16, String> {
+    let phase = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.phase.clone())
+        .unwrap_or_default();
+    if phase != "Running" {
+        return Err(format!(
+            "unable to forward port because pod is not running. Current status={phase}"
+        ));
+    }
+    match remote {
+        RemotePort::Number(n) => Ok(*n),
+        RemotePort::Name(port) => pod
+            .spec
+            .iter()
+            .flat_map(|s| {
+                let sidecars = s
+                    .init_containers
+                    .iter()
+                    .flatten()
+                    .filter(|c| c.restart_policy.as_deref() == Some("Always"));
+                s.containers.iter().chain(sidecars)
+            })
+            .flat_map(|c| c.ports.iter().flatten())
+            .find(|p| p.name.as_deref() == Some(port.as_str()))
+            .and_then(|p| u16::try_from(p.container_port).ok())
+            .ok_or_else(|| format!("Pod '{name}' does not have a named port '{port}'")),
+    }
+}
+
+/// Carries `sock` (connection `number` of forward `i`) to the remote port on the pod until either
+/// side closes. The first bytes from the pod mark the connection as working
+/// (`ForwardStatus::connection_worked`, at the wall-clock instant they arrived). Errors: the
+/// text kubectl would print (the API's message, kubectl's "pod is not running" / "does not have
+/// a named port", or the text on the port's error channel).
+pub(super) async fn forward_one(
+    shared: &Shared,
+    i: usize,
+    number: u64,
+    remote: &RemotePort,
+    sock: TcpStream,
+) -> Result<(), String> {
+    let pod = shared.api.get(&shared.pod).await.map_err(|e| match e {
+        kube::Error::Api(s) => s.message.clone(),
+        other => other.to_string(),
+    })?;
+    let port = resolve(&pod, &shared.pod, remote)?;
+    shared.update(i, |s| s.remote_port = Some(port));
+    let mut pf = shared
+        .api
+        .portforward(&shared.pod, &[port])
+        .await
+        .map_err(|e| match e {
+            kube::Error::Api(s) => s.message.clone(),
+            other => other.to_string(),
+        })?;
+    let mut upstream = pf
+        .take_stream(port)
+        .ok_or_else(|| "port-forward stream unavailable".to_string())?;
+    let mut error = pf
+        .take_error(port)
+        .ok_or_else(|| "port-forward error channel unavailable".to_string())?
+        .fuse();
+    let in_bytes = Arc::new(AtomicU64::new(0));
+    let out_bytes = Arc::new(AtomicU64::new(0));
+    let (answered_tx, mut answered) = oneshot::channel();
+    let mut local = Counted {
+        inner: sock,
+        read: out_bytes.clone(),
+        written: in_bytes.clone(),
+        first_write: Some(answered_tx),
+    };
+    let mut published = (0u64, 0u64);
+    let publish = |published: &mut (u64, u64)| {
+        let now = (
+            in_bytes.load(Ordering::Relaxed),
+            out_bytes.load(Ordering::Relaxed),
+        );
+        let (din, dout) = (now.0 - published.0, now.1 - published.1);
+        if din + dout > 0 {
+            shared.update(i, |s| {
+                s.bytes_in += din;
+                s.bytes_out += dout;
+            });
+        }
+        *published = now;
+    };
+    let mut tick = tokio::time::interval(Duration::from_millis(250));
+    let mut error_done = false;
+    let mut answered_done = false;
+    let outcome = {
+        let copy = tokio::io::copy_bidirectional_with_sizes(
+            &mut local,
+            &mut upstream,
+            COPY_BUFFER_BYTES,
+            COPY_BUFFER_BYTES,
+        );
+        tokio::pin!(copy);
+        loop {
+            tokio::select! {
+                _ = &mut copy => {
+                    // The error text may be queued behind the end of the data stream.
+                    match (&mut error).now_or_never() {
+                        Some(Some(text)) if !error_done => break Err(text),
+                        _ => break Ok(()),
+                    }
+                }
+                r = &mut answered, if !answered_done => {
+                    answered_done = true;
+                    if r.is_ok() {
+                        shared.update(i, |s| s.connection_worked(number, Timestamp::now()));
+                    }
+                }
+                e = &mut error, if !error_done => {
+                    error_done = true;
+                    if let Some(text) = e {
+                        break Err(text);
+                    }
+                }
+                _ = tick.tick() => publish(&mut published),
+            }
+        }
+    };
+    publish(&mut published);
+    drop(upstream);
+    let _ = tokio::time::timeout(Duration::from_secs(2), pf.join()).await;
+    outcome
+}
+
+/// A stream that counts bytes read and written, and says when it was first written to.
+struct Counted<S> {
+    inner: S,
+    read: Arc<AtomicU64>,
+    written: Arc<AtomicU64>,
+    /// Fired by the first non-empty write (the pod's first bytes reaching the local client).
+    first_write: Option<oneshot::Sender<()>>,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let r = Pin::new(&mut self.inner).poll_read(cx, buf);
+        let n = buf.filled().len() - before;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        r
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if let Poll::Ready(Ok(n)) = &r {
+            self.written.fetch_add(*n as u64, Ordering::Relaxed);
+            if *n > 0
+                && let Some(tx) = self.first_write.take()
+            {
+                let _ = tx.send(());
+            }
+        }
+        r
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
