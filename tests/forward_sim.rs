@@ -13,7 +13,7 @@ use k8s_openapi::api::core::v1::Pod;
 use podscope::cluster::forward::{ForwardError, Forwarder};
 use podscope::model::forward::PortSpec;
 use podscope::model::forward_status::{ForwardState, ForwardStatus};
-use podscope::sim::{SimConfig, Simulator, create_pod_and_run};
+use podscope::sim::{SimClock, SimConfig, Simulator, create_pod_and_run};
 use regex::Regex;
 use stream_support::client;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -208,7 +208,7 @@ spec:
     - name: SIM_EXIT_CODE
       value: "2"
     - name: SIM_EXIT_AFTER
-      value: "3,86400"
+      value: "1,86400"
 "#;
 
 /// `(restartCount, running)` of the pod's `hello` container.
@@ -231,9 +231,16 @@ fn hello_container(p: &Pod) -> (i32, bool) {
 /// anyone doing anything, and the status shows the gap (`broken_since`, then `last_gap`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn container_restart_is_a_gap_then_new_connections_reach_it() {
-    let sim = Simulator::start(SimConfig::default())
-        .await
-        .expect("simulator starts");
+    // A clock at a quarter of real time: the instance runs 4 s and the container is down for
+    // 4 s before the kubelet's next sync, room enough for the test's connections on a busy CI.
+    #[allow(clippy::disallowed_methods)] // the simulated clock starts at the real now
+    let start = jiff::Timestamp::now();
+    let sim = Simulator::start(SimConfig {
+        clock: SimClock::scaled(start, 0.25),
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
     let store = sim.store();
     create_pod_and_run(&store, "default", pod_from_yaml(RESTARTING_POD)).expect("created");
     wait_pod(&store, "flaky", 20, |p| hello_container(p) == (0, true)).await;
@@ -250,7 +257,7 @@ async fn container_restart_is_a_gap_then_new_connections_reach_it() {
         (st.state, st.broken_since, st.last_gap),
         (ForwardState::Listening, None, None)
     );
-    // The process exited; the kubelet restarts it at its next sync, 1 s later.
+    // The process exited; the kubelet restarts it at its next sync, 1 s (simulated) later.
     wait_pod(&store, "flaky", 20, |p| hello_container(p) == (0, false)).await;
     assert_eq!(
         get(addr, "/").await,
