@@ -13,6 +13,7 @@ pub mod once;
 pub mod session;
 pub mod session_tools;
 pub mod shell;
+mod task;
 pub mod tty;
 pub mod watch;
 pub mod ws_auth;

@@ -7,24 +7,14 @@ use k8s_openapi::api::core::v1::{Event, Pod};
 use kube::Api;
 use kube::api::LogParams;
 use tokio::sync::mpsc::Sender;
-use tokio::task::JoinHandle;
 
 use super::config::Target;
 use super::logs::{StreamSpec, stream_task_from};
 use super::logs_ws::{LogSource, LogTransport};
+use super::task::Owned;
 use super::watch::{watch_events, watch_pod};
 use super::ws_auth::WsAuthError;
 use crate::app::{Cmd, Msg};
-
-/// A task that is aborted when dropped (replacing a stream aborts the old one).
-#[derive(Debug)]
-struct Owned(JoinHandle<()>);
-
-impl Drop for Owned {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
 
 /// Owns every background task talking to the cluster; dropping it aborts them all.
 #[derive(Debug)]

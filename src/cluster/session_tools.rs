@@ -10,11 +10,11 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use kube::api::{Patch, PatchParams};
 use tokio::sync::mpsc::Sender;
-use tokio::task::JoinHandle;
 
 use super::config::Target;
 use super::debug::{Profile, debug_container, debugger_name, wait_running};
 use super::forward::Forwarder;
+use super::task::Owned;
 use crate::app::Msg;
 use crate::app::msg::ForwardMsg;
 use crate::app::shell::DEBUG_IMAGE;
@@ -24,22 +24,13 @@ use crate::model::forward::PortSpec;
 /// the simulator's in-process store; absent for real clusters.
 pub type PodLister = Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync>;
 
-/// A task aborted on drop.
-struct Task(JoinHandle<()>);
-
-impl Drop for Task {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
 /// Running forwards and the pod lister. Dropping it closes every listener.
 #[derive(Default)]
 pub struct Tools {
     /// Forwards by id: the starter/relay task, which owns the [`Forwarder`] (dropped with it).
-    forwards: HashMap<u64, Task>,
+    forwards: HashMap<u64, Owned>,
     /// Debug-container tasks (patch + wait).
-    debug: Vec<Task>,
+    debug: Vec<Owned>,
     /// The demo's pod list.
     pub lister: Option<PodLister>,
 }
@@ -90,7 +81,7 @@ impl Tools {
             }
             drop(fwd);
         });
-        self.forwards.insert(id, Task(task));
+        self.forwards.insert(id, Owned(task));
     }
 
     /// Stops forward `id` (its listener closes when the task's `Forwarder` drops).
@@ -135,7 +126,7 @@ impl Tools {
             };
             let _ = tx.send(msg).await;
         });
-        self.debug.push(Task(task));
+        self.debug.push(Owned(task));
     }
 
     /// Answers `Cmd::ListPods` with `Msg::PodList` (empty without a lister).
