@@ -75,7 +75,7 @@ pub(crate) fn step(
             } => {
                 if kubelet.pod(&namespace, &name).is_some() {
                     changes.extend(kubelet.delete(&namespace, &name, Some(grace), now));
-                } else if let Err(e) = store.delete_pod(&namespace, &name) {
+                } else if let Err(e) = store.finalize_pod(&namespace, &name) {
                     tracing::debug!("deleting static pod {namespace}/{name}: {e}");
                 }
             }
@@ -122,8 +122,8 @@ fn apply(store: &Store, uids: &mut HashMap<(String, String), String>, change: Ch
                 .pod(&namespace, &name)
                 .is_some_and(|p| p.metadata.deletion_timestamp.is_some());
             if deleting {
-                // Already gone (a force delete) is fine.
-                let _ = store.delete_pod(&namespace, &name);
+                // Already gone (a force delete) is fine; finalizers keep it.
+                let _ = store.finalize_pod(&namespace, &name);
             }
             uids.remove(&(namespace, name));
         }

@@ -197,6 +197,13 @@ fn update_pod(
         };
         overwrite(stored, new, name, status_only)
     })?;
+    // The last finalizer of a pod whose deletion is otherwise complete was removed: the
+    // registry deletes it during the update and answers with its last state.
+    let pod = if Store::removable(&pod) {
+        store.delete_pod(ns, name)?
+    } else {
+        pod
+    };
     Ok(pod_response(StatusCode::OK, &pod, &warnings))
 }
 
@@ -281,7 +288,8 @@ fn delete_pod(
     let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref());
     let finished = matches!(phase, Some("Succeeded" | "Failed"));
     if grace == 0 || unbound || finished {
-        let last = store.delete_pod(ns, name)?;
+        // Removed now, unless finalizers hold it (then kept with deletionTimestamp).
+        let last = store.finalize_pod(ns, name)?;
         store.submit(Intent::Delete {
             namespace: ns.to_string(),
             name: name.to_string(),

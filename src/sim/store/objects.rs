@@ -104,6 +104,40 @@ impl Store {
         Ok((*pod).clone())
     }
 
+    /// The end of a pod's deletion, as the API server's registry does it: removed
+    /// ([`Store::delete_pod`]) when `metadata.finalizers` is empty; otherwise kept, marked
+    /// `deletionTimestamp` (now, unless already set) and `deletionGracePeriodSeconds: 0`, until
+    /// an update empties the finalizers (see [`Store::removable`]). Returns the pod's last or
+    /// kept state. Errors: 404.
+    pub fn finalize_pod(&self, ns: &str, name: &str) -> Result<Pod, ApiError> {
+        let pod = self
+            .pod(ns, name)
+            .ok_or_else(|| ApiError::not_found("pods", name))?;
+        if pod.metadata.finalizers.as_ref().is_none_or(Vec::is_empty) {
+            return self.delete_pod(ns, name);
+        }
+        let now = self.now();
+        self.try_update_pod(ns, name, |p| {
+            let meta = &mut p.metadata;
+            if meta.deletion_timestamp.is_none() {
+                meta.deletion_timestamp = Some(Time(now));
+            }
+            meta.deletion_grace_period_seconds = Some(0);
+            Ok(())
+        })
+    }
+
+    /// Whether `pod` is due for removal after an update: deletion requested, its grace period
+    /// over (`deletionGracePeriodSeconds: 0`) and no finalizer left (the registry's
+    /// `shouldDeleteDuringUpdate`).
+    #[must_use]
+    pub fn removable(pod: &Pod) -> bool {
+        let meta = &pod.metadata;
+        meta.deletion_timestamp.is_some()
+            && meta.deletion_grace_period_seconds == Some(0)
+            && meta.finalizers.as_ref().is_none_or(Vec::is_empty)
+    }
+
     /// Removes a pod (and its logs); watchers get DELETED with the last state (new resourceVersion).
     /// Errors: 404.
     pub fn delete_pod(&self, ns: &str, name: &str) -> Result<Pod, ApiError> {
