@@ -134,7 +134,7 @@ pub fn start(view: &ContainerView, argv: &[String], tty: bool) -> Result<Process
         _ => None,
     };
     if let Some(flavour) = flavour {
-        let mut sh = Shell::new(view.clone(), flavour, tty);
+        let mut sh = Shell::new(view.clone(), flavour, tty).invoked_as(first);
         return Ok(match argv.get(1).map(String::as_str) {
             Some("-c") => {
                 let script = argv.get(2).cloned().unwrap_or_default();

@@ -1,7 +1,7 @@
 //! A small POSIX-ish shell for exec sessions: `sh -c SCRIPT` and interactive `sh`/`bash`.
 //!
 //! Understood: commands separated by newlines, `;`, `&&`, `||`; single/double quotes and
-//! backslash escapes; `$NAME`, `${NAME}` and `$?`; `#` comments; `>`/`>>`/`2>` redirections
+//! backslash escapes; `$NAME`, `${NAME}`, `$?` and `$0` (the shell as invoked); `#` comments; `>`/`>>`/`2>` redirections
 //! (output discarded); heredoc bodies (skipped). Builtins: `exit [N]`, `cd`, `export`, `:`; other
 //! words run through [`super::commands`]. Unknown commands print the flavour's "not found" text
 //! and set status 127. With a tty the shell prints its prompt and echoes input (the pty's echo),
@@ -26,6 +26,8 @@ pub enum Flavour {
 pub struct Shell {
     view: ContainerView,
     flavour: Flavour,
+    /// `$0`: the shell as invoked (`sh`, `/bin/bash`).
+    argv0: String,
     tty: bool,
     line: Vec<u8>,
     status: i32,
@@ -36,15 +38,27 @@ pub struct Shell {
 impl Shell {
     /// A shell in `view`; `tty` turns on prompt and echo.
     pub fn new(view: ContainerView, flavour: Flavour, tty: bool) -> Self {
+        let argv0 = match flavour {
+            Flavour::Bash => "bash",
+            Flavour::Ash | Flavour::Dash => "sh",
+        };
         Shell {
             view,
             flavour,
+            argv0: argv0.to_owned(),
             tty,
             line: Vec::new(),
             status: 0,
             lineno: 0,
             heredoc: None,
         }
+    }
+
+    /// The same shell invoked as `argv0` (what `$0` expands to).
+    #[must_use]
+    pub fn invoked_as(mut self, argv0: &str) -> Self {
+        argv0.clone_into(&mut self.argv0);
+        self
     }
 
     fn prompt(&self) -> Vec<Action> {
@@ -217,7 +231,8 @@ impl Shell {
                         if has_binary(&self.view, first)
                             && words.get(1).is_some_and(|w| w == "-c") =>
                     {
-                        let mut sub = Shell::new(self.view.clone(), self.flavour, false);
+                        let mut sub =
+                            Shell::new(self.view.clone(), self.flavour, false).invoked_as(first);
                         let sub_actions = sub.run_script(words.get(2).map_or("", String::as_str));
                         for a in sub_actions {
                             match a {
@@ -366,6 +381,10 @@ impl Shell {
             Some('?') => {
                 chars.next();
                 return self.status.to_string();
+            }
+            Some('0') => {
+                chars.next();
+                return self.argv0.clone();
             }
             Some('{') => {
                 chars.next();
