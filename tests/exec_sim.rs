@@ -168,6 +168,45 @@ async fn distroless_sh_fails_with_the_runtime_message_and_no_shell() {
     );
 }
 
+/// A configured shell (`--shell /bin/sh`) is what runs, even where bash exists: `$0` is the
+/// command as given and the prompt is dash's; a configured shell missing from the image is
+/// the no-shell case (the TUI offers the debug container), naming only that shell.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_configured_shell_is_the_one_executed() {
+    let sim = stream_support::start().await;
+    let api: Api<Pod> = Api::namespaced(client(&sim).await, "default");
+    let (tx, rx) = mpsc::channel(4);
+    tx.send(b"echo $0\rexit 2\r".to_vec()).await.expect("send");
+    let out = Buf::default();
+    let outcome = run_shell_with_io(&api, "hello", "proxy", &["/bin/sh"], rx, out.clone())
+        .await
+        .expect("shell");
+    assert_eq!((outcome.shell.as_str(), outcome.exit_code), ("/bin/sh", 2));
+    let text = out.text();
+    assert!(
+        text.starts_with("# echo $0\r\n/bin/sh\r\n# exit 2"),
+        "{text:?}"
+    );
+    let (_tx, rx) = mpsc::channel(1);
+    let result = run_shell_with_io(&api, "hello", "proxy", &["zsh"], rx, Buf::default()).await;
+    match &result {
+        Err(ExecError::NoShell { tried, message }) => {
+            assert_eq!(tried, &["zsh"]);
+            assert!(
+                message.contains(r#"exec: "zsh": executable file not found in $PATH"#),
+                "{message}"
+            );
+        }
+        other => panic!("expected NoShell, got {other:?}"),
+    }
+    assert_eq!(
+        podscope::cluster::shell::shell_end(result),
+        podscope::app::msg::ShellEnd::NoShell {
+            tried: vec!["zsh".into()]
+        }
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn apiserver_refusals() {
     let sim = stream_support::start().await;

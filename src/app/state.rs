@@ -65,6 +65,9 @@ pub struct State {
     pub switcher: Option<crate::app::switcher::Switcher>,
     /// Whether the session can switch pods (`P`/`o`): true only for the demo's in-process cluster.
     pub can_switch: bool,
+    /// The shells `e` tries, in order, each a command line (`app::shell::shells`: `--shell`,
+    /// else `bash` then `sh`).
+    pub shells: Vec<String>,
 }
 
 impl State {
@@ -91,6 +94,7 @@ impl State {
             forwards: crate::app::forwards::ForwardPanel::default(),
             switcher: None,
             can_switch: false,
+            shells: crate::app::shell::shells(None),
         }
     }
 
