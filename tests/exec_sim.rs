@@ -207,6 +207,75 @@ async fn the_configured_shell_is_the_one_executed() {
     );
 }
 
+/// Resize over the wire: a tty shell's `stty size` prints `0 0` before any resize (a fresh pty),
+/// then `ROWS COLS` of the last resize message kube-rs sent on channel 4; without a tty stty
+/// fails as on a pipe.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stty_size_reports_the_last_resize() {
+    use kube::api::TerminalSize;
+    let sim = stream_support::start().await;
+    let api: Api<Pod> = Api::namespaced(client(&sim).await, "default");
+    let req = ExecRequest {
+        container: Some("proxy".into()),
+        command: vec!["sh".into()],
+        stdin: true,
+        tty: true,
+    };
+    let p = start(&api, "hello", &req).await.expect("starts");
+    let (keys, keys_rx) = mpsc::channel(16);
+    let (sizes, sizes_rx) = mpsc::channel(4);
+    let out = Buf::default();
+    let session = tokio::spawn(pump(
+        p,
+        Some(keys_rx),
+        out.clone(),
+        tokio::io::sink(),
+        Some(sizes_rx),
+    ));
+    let seen = async |what: &str| {
+        for _ in 0..50 {
+            if out.text().contains(what) {
+                return true;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        false
+    };
+    keys.send(b"stty size\r".to_vec()).await.expect("send");
+    assert!(seen("stty size\r\n0 0\r\n").await, "{:?}", out.text());
+    sizes
+        .send(TerminalSize {
+            width: 100,
+            height: 30,
+        })
+        .await
+        .expect("resize");
+    // The resize and the keys travel through different queues: ask until the size arrived.
+    let mut resized = false;
+    for _ in 0..20 {
+        keys.send(b"stty size\r".to_vec()).await.expect("send");
+        if seen("\r\n30 100\r\n").await {
+            resized = true;
+            break;
+        }
+    }
+    assert!(resized, "{:?}", out.text());
+    keys.send(b"exit 3\r".to_vec()).await.expect("send");
+    let code = session.await.expect("joins").expect("exit status");
+    assert_eq!(code, 3);
+    let r = exec(&api, "hello", "proxy", &["stty", "size"], None)
+        .await
+        .expect("exec");
+    assert_eq!(
+        r,
+        (
+            1,
+            String::new(),
+            "stty: 'standard input': Inappropriate ioctl for device\n".into()
+        )
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn apiserver_refusals() {
     let sim = stream_support::start().await;

@@ -6,12 +6,15 @@
 //! `executable file not found in $PATH`): `hostname` (the pod's hostname, in every container, as
 //! the seed shows), `env`/`printenv`, `cat [FILE…]` (no file: copies stdin), `ls [DIR…]`, `ps`
 //! (busybox/alpine only), `sleep N`, `echo`, `true`, `false`, `pwd`, `id`, `whoami`,
-//! `uname [-a]`, `nginx -T`/`-v` (nginx images), `sh`/`bash` (`-c SCRIPT`, or an interactive
-//! shell reading stdin lines; `bash` only on Debian-based images). `exit N` is a shell builtin.
+//! `uname [-a]`, `stty` (see [`super::stty`]; the size is the session's, so an exec of `stty`
+//! itself sees `0 0`: no resize has arrived when it runs), `nginx -T`/`-v` (nginx images),
+//! `sh`/`bash` (`-c SCRIPT`, or an interactive shell reading stdin lines; `bash` only on
+//! Debian-based images). `exit N` is a shell builtin.
 
 use jiff::SignedDuration;
 
 use super::shell::{Flavour, Shell};
+use super::stty::{WinSize, stty};
 use super::userland::{ContainerView, Userland};
 
 /// One thing the process does, in order.
@@ -85,6 +88,13 @@ impl Process {
         }
     }
 
+    /// The client resized the terminal (channel 4); only a shell keeps it (for `stty size`).
+    pub fn resize(&mut self, size: WinSize) {
+        if let Process::Shell(sh) = self {
+            sh.resize(size);
+        }
+    }
+
     /// stdin reached EOF (or there is no stdin).
     pub fn eof(&mut self) -> Vec<Action> {
         match self {
@@ -100,7 +110,7 @@ pub fn has_binary(view: &ContainerView, name: &str) -> bool {
     let base = name.rsplit('/').next().unwrap_or(name);
     let common = [
         "hostname", "env", "printenv", "cat", "ls", "sleep", "echo", "true", "false", "pwd", "id",
-        "whoami", "uname", "sh",
+        "whoami", "uname", "sh", "stty",
     ];
     match view.userland {
         Userland::None => false,
@@ -145,6 +155,11 @@ pub fn start(view: &ContainerView, argv: &[String], tty: bool) -> Result<Process
     }
     if base == "cat" && argv.len() == 1 {
         return Ok(Process::Cat);
+    }
+    if base == "stty" {
+        let (mut actions, code) = stty(&argv[1..], tty.then(WinSize::default), view.userland);
+        actions.push(Action::Exit(code));
+        return Ok(Process::Batch(actions));
     }
     let mut actions = Vec::new();
     let code = run_binary(view, argv, &mut actions);
@@ -302,6 +317,12 @@ pub(crate) fn run_binary(view: &ContainerView, argv: &[String], actions: &mut Ve
             0
         }
         "nginx" => nginx(view, args, actions),
+        "stty" => {
+            // Reached only without a terminal (the shell runs stty itself when it has one).
+            let (acts, code) = stty(args, None, view.userland);
+            actions.extend(acts);
+            code
+        }
         other => {
             err(
                 actions,

@@ -6,7 +6,8 @@
 //! `[3]` without either), runs the simulated process ([`super::commands`]), writes its output on
 //! channels 1/2 (everything on 1 with a tty, `\n` → `\r\n` like a pty), then the Status on
 //! channel 3 and a close frame 1000. Client frames: `[0]+stdin`, `[255,0]` stdin EOF (v5),
-//! `[4]+{"Width":…,"Height":…}` (with or without trailing newline; accepted and ignored).
+//! `[4]+{"Width":…,"Height":…}` (with or without trailing newline; an interactive shell keeps the
+//! last size for `stty size`).
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
@@ -19,6 +20,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use serde_json::{Value, json};
 
 use super::commands::{Action, start};
+use super::stty::WinSize;
 use super::userland::{ContainerView, Userland};
 use super::{Protocol, find_pod, hex_id, is_running, negotiate, stream_target};
 use crate::sim::query::Query;
@@ -259,6 +261,11 @@ impl Session {
                 Message::Binary(b) => match b.first() {
                     Some(0) => actions = proc_.input(&b[1..]),
                     Some(255) if b.get(1) == Some(&0) => actions = proc_.eof(),
+                    Some(4) => {
+                        if let Some(size) = WinSize::parse(&b[1..]) {
+                            proc_.resize(size);
+                        }
+                    }
                     _ => {}
                 },
                 Message::Close(_) => {

@@ -16,9 +16,11 @@ mod listeners;
 mod pipe;
 mod portforward;
 mod shell;
+mod stty;
 mod userland;
 
 pub use commands::{Action, NotFound, Process, run_to_end, start};
+pub use stty::WinSize;
 pub use userland::{ContainerView, NO_SHELL_ANNOTATION, Userland};
 
 use axum::Router;

@@ -3,11 +3,13 @@
 //! Understood: commands separated by newlines, `;`, `&&`, `||`; single/double quotes and
 //! backslash escapes; `$NAME`, `${NAME}`, `$?` and `$0` (the shell as invoked); `#` comments; `>`/`>>`/`2>` redirections
 //! (output discarded); heredoc bodies (skipped). Builtins: `exit [N]`, `cd`, `export`, `:`; other
-//! words run through [`super::commands`]. Unknown commands print the flavour's "not found" text
+//! words run through [`super::commands`], except `stty`, which reads the session's terminal size
+//! ([`Shell::resize`], [`super::stty`]). Unknown commands print the flavour's "not found" text
 //! and set status 127. With a tty the shell prints its prompt and echoes input (the pty's echo),
 //! turning `\r` into a newline; Ctrl-C drops the line, Ctrl-D on an empty line exits.
 
 use super::commands::{Action, has_binary, run_binary};
+use super::stty::{WinSize, stty};
 use super::userland::ContainerView;
 
 /// Which shell, for prompts and error wording.
@@ -29,6 +31,8 @@ pub struct Shell {
     /// `$0`: the shell as invoked (`sh`, `/bin/bash`).
     argv0: String,
     tty: bool,
+    /// The terminal's size from the last resize message (`0 0` before any, as a fresh pty).
+    size: WinSize,
     line: Vec<u8>,
     status: i32,
     lineno: u32,
@@ -47,6 +51,7 @@ impl Shell {
             flavour,
             argv0: argv0.to_owned(),
             tty,
+            size: WinSize::default(),
             line: Vec::new(),
             status: 0,
             lineno: 0,
@@ -59,6 +64,16 @@ impl Shell {
     pub fn invoked_as(mut self, argv0: &str) -> Self {
         argv0.clone_into(&mut self.argv0);
         self
+    }
+
+    /// The client resized the terminal.
+    pub fn resize(&mut self, size: WinSize) {
+        self.size = size;
+    }
+
+    /// The terminal stty sees: the session's when it has a tty and stdin is not a pipe.
+    fn terminal(&self, piped: bool) -> Option<WinSize> {
+        (self.tty && !piped).then_some(self.size)
     }
 
     fn prompt(&self) -> Vec<Action> {
@@ -222,6 +237,13 @@ impl Shell {
                         return (actions, Some(code & 0xff));
                     }
                     "cd" | "export" | ":" => self.status = 0,
+                    _ if first.rsplit('/').next() == Some("stty")
+                        && has_binary(&self.view, first) =>
+                    {
+                        let (a, code) = stty(&words[1..], self.terminal(false), self.view.userland);
+                        acts.extend(a);
+                        self.status = code;
+                    }
                     _ if has_binary(&self.view, first)
                         && !matches!(first.as_str(), "sh" | "bash") =>
                     {
@@ -267,6 +289,13 @@ impl Shell {
     fn run_words(&mut self, words: &[String], stdin: Option<Vec<u8>>, acts: &mut Vec<Action>) {
         let Some(first) = words.first() else { return };
         let base = first.rsplit('/').next().unwrap_or(first);
+        if base == "stty" && has_binary(&self.view, first) {
+            let tty = self.terminal(stdin.is_some());
+            let (a, code) = stty(&words[1..], tty, self.view.userland);
+            acts.extend(a);
+            self.status = code;
+            return;
+        }
         let is_filter = super::pipe::is_filter(base) || (base == "cat" && words.len() == 1);
         if is_filter && self.view.userland != super::userland::Userland::None {
             let file_input = match (base, words) {
