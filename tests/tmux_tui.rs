@@ -1,5 +1,6 @@
 //! Drives the real TUI in tmux against the simulator: the pod's STATUS appears and the
-//! CrashLoopBackOff countdown moves; `q` quits and leaves the shell usable.
+//! CrashLoopBackOff countdown moves; `q` quits and leaves the shell usable; `e` and `d` hand the
+//! terminal to a shell (which follows a window resize) and take it back.
 
 mod common;
 
@@ -121,7 +122,7 @@ async fn tui_shows_status_and_a_moving_countdown() {
 /// (`hostname` prints the pod name, as the seed shows), `exit` gives the pod view back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
-    let Some((sim, session)) = hello_in_tmux("podscope-shell").await else {
+    let Some((sim, session)) = hello_in_tmux("podscope-shell", &[]).await else {
         return;
     };
     tokio::task::block_in_place(|| {
@@ -149,7 +150,7 @@ async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
 /// whole and prints the pod name).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
-    let Some((sim, session)) = hello_in_tmux("podscope-debug").await else {
+    let Some((sim, session)) = hello_in_tmux("podscope-debug", &[]).await else {
         return;
     };
     tokio::task::block_in_place(|| {
@@ -170,6 +171,54 @@ async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
     sim.shutdown().await;
 }
 
+/// Issue #5 with `PODSCOPE_SHELL=/bin/sh`: `e` runs that shell (`echo $0`), the simulated
+/// shell's `stty size` follows `tmux resize-window` (the resize reached it over channel 4), and
+/// `exit 3` gives the pod view back with kubectl's `command terminated with exit code 3`, still
+/// live (a deletion made afterwards shows up).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shell_follows_a_resize_and_exit_3_returns_to_a_live_view() {
+    let env = [("PODSCOPE_SHELL", "/bin/sh")];
+    let Some((sim, session)) = hello_in_tmux("podscope-resize", &env).await else {
+        return;
+    };
+    let line = |want: &'static str| move |s: &str| s.lines().any(|l| l.trim() == want);
+    tokio::task::block_in_place(|| {
+        tmux(&["send-keys", "-t", &session, "e"]);
+        wait_for(&session, "dash's prompt", |s| {
+            // capture-pane drops the prompt's trailing space.
+            s.lines().any(|l| l.trim_end() == "#") && !s.contains("READY")
+        });
+        tmux(&["send-keys", "-t", &session, "echo $0", "Enter"]);
+        wait_for(&session, "$0 of the configured shell", line("/bin/sh"));
+        tmux(&["send-keys", "-t", &session, "stty size", "Enter"]);
+        wait_for(&session, "the first size", line("40 120"));
+        tmux(&["resize-window", "-t", &session, "-x", "100", "-y", "30"]).expect("resized");
+        // The resize and the keys reach the simulator by different routes: ask until it shows.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            tmux(&["send-keys", "-t", &session, "stty size", "Enter"]);
+            std::thread::sleep(Duration::from_millis(300));
+            let screen = tmux(&["capture-pane", "-p", "-t", &session]).unwrap_or_default();
+            if line("30 100")(&screen) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "no 30 100; screen:\n{screen}");
+        }
+        tmux(&["send-keys", "-t", &session, "exit 3", "Enter"]);
+        wait_for(&session, "the pod view again", |s| {
+            s.contains("READY 2/2")
+                && s.contains("live")
+                && s.contains("command terminated with exit code 3")
+        });
+    });
+    sim.store().delete_pod("default", "hello").expect("deleted");
+    tokio::task::block_in_place(|| {
+        wait_for(&session, "the deletion", |s| s.contains("pod deleted at"));
+        quit_with_q(&session);
+    });
+    sim.shutdown().await;
+}
+
 /// `q`, then the tmux session must end within 5 s (the TUI quit and restored the terminal).
 fn quit_with_q(session: &str) {
     tmux(&["send-keys", "-t", session, "q"]);
@@ -180,10 +229,10 @@ fn quit_with_q(session: &str) {
     }
 }
 
-/// The seed's hello scenario on a fresh simulator, and podscope attached to it (`-c proxy`) in a
-/// 120×40 tmux session named `PREFIX-<pid>`, waited until `READY 2/2` and live. `None` (after a
-/// printed SKIP) when tmux is not installed.
-async fn hello_in_tmux(prefix: &str) -> Option<(Simulator, String)> {
+/// The seed's hello scenario on a fresh simulator, and podscope attached to it (`-c proxy`, with
+/// the environment variables `env`) in a 120×40 tmux session named `PREFIX-<pid>`, waited until
+/// `READY 2/2` and live. `None` (after a printed SKIP) when tmux is not installed.
+async fn hello_in_tmux(prefix: &str, env: &[(&str, &str)]) -> Option<(Simulator, String)> {
     if tmux(&["-V"]).is_none() {
         eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
         return None;
@@ -200,19 +249,14 @@ async fn hello_in_tmux(prefix: &str) -> Option<(Simulator, String)> {
         env!("CARGO_BIN_EXE_podscope"),
         sim.kubeconfig_path().display(),
     );
+    let env: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut args = vec!["new-session", "-d", "-s", &session, "-x", "120", "-y", "40"];
+    for e in &env {
+        args.extend(["-e", e.as_str()]);
+    }
+    args.push(&cmd);
     tokio::task::block_in_place(|| {
-        tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "120",
-            "-y",
-            "40",
-            &cmd,
-        ])
-        .expect("tmux starts");
+        tmux(&args).expect("tmux starts");
         wait_for(&session, "hello running 2/2", |s| {
             s.contains("READY 2/2") && s.contains("live")
         });
