@@ -6,6 +6,7 @@ pub mod debug;
 pub mod exec;
 pub mod forward;
 pub mod forward_cli;
+mod forward_conn;
 pub mod logs;
 pub mod logs_ws;
 pub mod once;

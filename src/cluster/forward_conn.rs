@@ -1,0 +1,232 @@
+//! One forwarded local connection (see [`super::forward`]): the pod looked up and the remote
+//! port resolved, one `Api::portforward(pod, &[port])` WebSocket, bytes copied both ways with
+//! `copy_bidirectional_with_sizes` (64 KiB buffers) and counted into the forward's status,
+//! failures published as [`ForwardEvent::Error`] and the forward marked Broken.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use futures::FutureExt;
+use k8s_openapi::api::core::v1::Pod;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+
+use super::forward::{ForwardEvent, Shared};
+use crate::model::forward::{ForwardState, RemotePort};
+
+/// Copy buffer per direction: 64 KiB, so a forwarded stream moves in large WebSocket frames.
+const COPY_BUFFER_BYTES: usize = 64 * 1024;
+
+/// Resolves the remote port against the pod, kubectl's messages on failure.
+fn resolve(pod: &Pod, name: &str, remote: &RemotePort) -> Result<u16, String> {
+    let phase = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.phase.clone())
+        .unwrap_or_default();
+    if phase != "Running" {
+        return Err(format!(
+            "unable to forward port because pod is not running. Current status={phase}"
+        ));
+    }
+    match remote {
+        RemotePort::Number(n) => Ok(*n),
+        RemotePort::Name(port) => pod
+            .spec
+            .iter()
+            .flat_map(|s| {
+                let sidecars = s
+                    .init_containers
+                    .iter()
+                    .flatten()
+                    .filter(|c| c.restart_policy.as_deref() == Some("Always"));
+                s.containers.iter().chain(sidecars)
+            })
+            .flat_map(|c| c.ports.iter().flatten())
+            .find(|p| p.name.as_deref() == Some(port.as_str()))
+            .and_then(|p| u16::try_from(p.container_port).ok())
+            .ok_or_else(|| format!("Pod '{name}' does not have a named port '{port}'")),
+    }
+}
+
+/// Serves accepted connection `sock` of forward `i` until either side ends; updates the status.
+pub(super) async fn connection(shared: Arc<Shared>, i: usize, sock: TcpStream) {
+    let spec_remote = {
+        let st = shared.statuses.lock().unwrap_or_else(|p| p.into_inner());
+        st.get(i)
+            .map(|s| (s.spec.remote.clone(), s.local.map_or(0, |l| l.port())))
+    };
+    let Some((remote, local_port)) = spec_remote else {
+        return;
+    };
+    let mut number = 0;
+    shared.update(i, |s| {
+        s.open_connections += 1;
+        s.total_connections += 1;
+        number = s.total_connections;
+        s.state = ForwardState::Active;
+    });
+    let _ = shared.events.send(ForwardEvent::Connection { local_port });
+    let result = forward_one(&shared, i, &remote, sock).await;
+    let failed = result.as_ref().err().cloned();
+    if let Some(text) = &failed {
+        let remote_text = {
+            let st = shared.statuses.lock().unwrap_or_else(|p| p.into_inner());
+            st.get(i)
+                .and_then(|s| s.remote_port)
+                .map_or_else(|| remote.to_string(), |p| p.to_string())
+        };
+        let _ = shared.events.send(ForwardEvent::Error {
+            local_port,
+            remote: remote_text,
+            text: text.clone(),
+        });
+    }
+    // A connection that ends well only clears Broken if it was accepted after the last failure.
+    let broken_since = {
+        let mut lf = shared.last_failed.lock().unwrap_or_else(|p| p.into_inner());
+        if failed.is_some()
+            && let Some(slot) = lf.get_mut(i)
+        {
+            *slot = (*slot).max(number);
+        }
+        lf.get(i).copied().unwrap_or(0)
+    };
+    shared.update(i, |s| {
+        s.open_connections = s.open_connections.saturating_sub(1);
+        if let Some(text) = failed {
+            s.last_error = Some(text);
+            s.state = ForwardState::Broken;
+        } else if broken_since > number {
+            s.state = ForwardState::Broken;
+        } else if s.open_connections == 0 {
+            s.state = ForwardState::Listening;
+        } else {
+            s.state = ForwardState::Active;
+        }
+    });
+}
+
+async fn forward_one(
+    shared: &Shared,
+    i: usize,
+    remote: &RemotePort,
+    sock: TcpStream,
+) -> Result<(), String> {
+    let pod = shared.api.get(&shared.pod).await.map_err(|e| match e {
+        kube::Error::Api(s) => s.message.clone(),
+        other => other.to_string(),
+    })?;
+    let port = resolve(&pod, &shared.pod, remote)?;
+    shared.update(i, |s| s.remote_port = Some(port));
+    let mut pf = shared
+        .api
+        .portforward(&shared.pod, &[port])
+        .await
+        .map_err(|e| match e {
+            kube::Error::Api(s) => s.message.clone(),
+            other => other.to_string(),
+        })?;
+    let mut upstream = pf
+        .take_stream(port)
+        .ok_or_else(|| "port-forward stream unavailable".to_string())?;
+    let mut error = pf
+        .take_error(port)
+        .ok_or_else(|| "port-forward error channel unavailable".to_string())?
+        .fuse();
+    let in_bytes = Arc::new(AtomicU64::new(0));
+    let out_bytes = Arc::new(AtomicU64::new(0));
+    let mut local = Counted {
+        inner: sock,
+        read: out_bytes.clone(),
+        written: in_bytes.clone(),
+    };
+    let mut published = (0u64, 0u64);
+    let publish = |published: &mut (u64, u64)| {
+        let now = (
+            in_bytes.load(Ordering::Relaxed),
+            out_bytes.load(Ordering::Relaxed),
+        );
+        let (din, dout) = (now.0 - published.0, now.1 - published.1);
+        if din + dout > 0 {
+            shared.update(i, |s| {
+                s.bytes_in += din;
+                s.bytes_out += dout;
+            });
+        }
+        *published = now;
+    };
+    let mut tick = tokio::time::interval(Duration::from_millis(250));
+    let mut error_done = false;
+    let outcome = {
+        let copy = tokio::io::copy_bidirectional_with_sizes(
+            &mut local,
+            &mut upstream,
+            COPY_BUFFER_BYTES,
+            COPY_BUFFER_BYTES,
+        );
+        tokio::pin!(copy);
+        loop {
+            tokio::select! {
+                _ = &mut copy => break Ok(()),
+                e = &mut error, if !error_done => {
+                    error_done = true;
+                    if let Some(text) = e {
+                        break Err(text);
+                    }
+                }
+                _ = tick.tick() => publish(&mut published),
+            }
+        }
+    };
+    publish(&mut published);
+    drop(upstream);
+    let _ = tokio::time::timeout(Duration::from_secs(2), pf.join()).await;
+    outcome
+}
+
+/// A stream that counts bytes read and written.
+struct Counted<S> {
+    inner: S,
+    read: Arc<AtomicU64>,
+    written: Arc<AtomicU64>,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let r = Pin::new(&mut self.inner).poll_read(cx, buf);
+        let n = buf.filled().len() - before;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        r
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if let Poll::Ready(Ok(n)) = &r {
+            self.written.fetch_add(*n as u64, Ordering::Relaxed);
+        }
+        r
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
