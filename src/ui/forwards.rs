@@ -83,10 +83,10 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
             Span::styled(text, style),
         ]));
         if let Some(err) = e.last_error() {
-            lines.push(Line::from(Span::styled(
-                format!("    last error: {}", sanitize(err)),
-                t.dim,
-            )));
+            let inner = usize::from(area.width.min(POPUP_MAX_WIDTH).saturating_sub(2));
+            for l in wrap_error(&sanitize(err), inner) {
+                lines.push(Line::from(Span::styled(l, t.dim)));
+            }
         }
     }
     lines.push(Line::from(""));
@@ -106,6 +106,50 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     popup(frame, area, " port-forwards ", lines, t);
 }
 
+/// The widest a popup gets, columns (borders included).
+const POPUP_MAX_WIDTH: u16 = 100;
+
+/// `    last error: TEXT` wrapped at spaces into lines of at most `width` characters (a word
+/// longer than a line is cut), continuation lines aligned under the text, so a long error (an
+/// RBAC refusal naming verb, resource and namespace) is shown whole.
+#[must_use]
+pub fn wrap_error(text: &str, width: usize) -> Vec<String> {
+    const LEAD: &str = "    last error: ";
+    let indent = LEAD.chars().count();
+    let room = width.saturating_sub(indent).max(10);
+    let mut rows: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let used = cur.chars().count();
+            let gap = usize::from(used > 0);
+            if used + gap + word.len() <= room {
+                if gap == 1 {
+                    cur.push(' ');
+                }
+                cur.extend(word);
+                break;
+            }
+            if used > 0 {
+                rows.push(std::mem::take(&mut cur));
+                continue;
+            }
+            let rest = word.split_off(room);
+            rows.push(word.into_iter().collect());
+            word = rest;
+        }
+    }
+    rows.push(cur);
+    rows.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let lead = if i == 0 { LEAD } else { "" };
+            format!("{lead:indent$}{r}")
+        })
+        .collect()
+}
+
 /// Draws `lines` in a bordered, cleared box centred in `area` (at most 100 columns wide).
 pub fn popup(
     frame: &mut Frame,
@@ -114,7 +158,7 @@ pub fn popup(
     lines: Vec<Line<'_>>,
     t: &crate::ui::theme::Theme,
 ) {
-    let width = area.width.min(100);
+    let width = area.width.min(POPUP_MAX_WIDTH);
     let height = area.height.min(
         u16::try_from(lines.len())
             .unwrap_or(u16::MAX)
@@ -131,4 +175,33 @@ pub fn popup(
         .title(Span::styled(title.to_owned(), t.title));
     frame.render_widget(Clear, rect);
     frame.render_widget(Paragraph::new(lines).block(block), rect);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_error;
+
+    #[test]
+    fn long_errors_wrap_under_the_text() {
+        assert_eq!(wrap_error("refused", 98), ["    last error: refused"]);
+        let pad = " ".repeat(16);
+        assert_eq!(
+            wrap_error("pods \"hello\" is forbidden: cannot create", 40),
+            [
+                "    last error: pods \"hello\" is".to_owned(),
+                format!("{pad}forbidden: cannot create"),
+            ]
+        );
+        let long = wrap_error(&format!("x {}", "a".repeat(50)), 40);
+        assert_eq!(
+            long,
+            [
+                "    last error: x".to_owned(),
+                format!("{pad}{}", "a".repeat(24)),
+                format!("{pad}{}", "a".repeat(24)),
+                format!("{pad}aa"),
+            ]
+        );
+        assert!(long.iter().all(|l| l.chars().count() <= 40));
+    }
 }
