@@ -248,19 +248,26 @@ where
 /// Starts `req` in `pod` (exec when it has a command, else attach).
 ///
 /// # Errors
-/// `Api` for refusals before the upgrade, `Stream` for transport errors.
+/// `Api` for refusals before the upgrade (a 403 always names verb, resource and namespace, see
+/// [`super::forbidden`]), `Stream` for transport errors.
 pub async fn start(
     api: &Api<Pod>,
     pod: &str,
     req: &ExecRequest,
 ) -> Result<AttachedProcess, ExecError> {
-    if req.command.is_empty() {
-        api.attach(pod, &req.params()).await.map_err(api_error)
+    let (subresource, result) = if req.command.is_empty() {
+        ("attach", api.attach(pod, &req.params()).await)
     } else {
-        api.exec(pod, req.command.clone(), &req.params())
-            .await
-            .map_err(api_error)
-    }
+        let started = api.exec(pod, req.command.clone(), &req.params()).await;
+        ("exec", started)
+    };
+    result.map_err(|e| match api_error(e) {
+        ExecError::Api { reason, message } if reason == "Forbidden" => ExecError::Api {
+            message: super::forbidden::explain_connect(&message, api, subresource),
+            reason,
+        },
+        other => other,
+    })
 }
 
 /// kubectl's container choice: `-c`, else the default-container annotation, else the first

@@ -127,6 +127,9 @@ async fn forward_one(
         .portforward(&shared.pod, &[port])
         .await
         .map_err(|e| match e {
+            kube::Error::Api(s) if s.code == 403 => {
+                super::forbidden::explain_connect(&s.message, &shared.api, "portforward")
+            }
             kube::Error::Api(s) => s.message.clone(),
             other => other.to_string(),
         })?;
