@@ -232,8 +232,8 @@ async fn stty_size_reports_the_last_resize() {
         tokio::io::sink(),
         Some(sizes_rx),
     ));
-    let seen = async |what: &str| {
-        for _ in 0..50 {
+    let seen = async |what: &str, tries: u32| {
+        for _ in 0..tries {
             if out.text().contains(what) {
                 return true;
             }
@@ -242,7 +242,7 @@ async fn stty_size_reports_the_last_resize() {
         false
     };
     keys.send(b"stty size\r".to_vec()).await.expect("send");
-    assert!(seen("stty size\r\n0 0\r\n").await, "{:?}", out.text());
+    assert!(seen("stty size\r\n0 0\r\n", 50).await, "{:?}", out.text());
     sizes
         .send(TerminalSize {
             width: 100,
@@ -254,7 +254,7 @@ async fn stty_size_reports_the_last_resize() {
     let mut resized = false;
     for _ in 0..20 {
         keys.send(b"stty size\r".to_vec()).await.expect("send");
-        if seen("\r\n30 100\r\n").await {
+        if seen("\r\n30 100\r\n", 10).await {
             resized = true;
             break;
         }

@@ -5,7 +5,8 @@
 //! After the upgrade the server writes the one-byte open frame (`[1]`, `[2]` without stdout,
 //! `[3]` without either), runs the simulated process ([`super::commands`]), writes its output on
 //! channels 1/2 (everything on 1 with a tty, `\n` → `\r\n` like a pty), then the Status on
-//! channel 3 and a close frame 1000. Client frames: `[0]+stdin`, `[255,0]` stdin EOF (v5),
+//! channel 3 and a close frame 1000. [`Store::cut_streams`] drops a running session's connection
+//! instead (no Status, no close frame). Client frames: `[0]+stdin`, `[255,0]` stdin EOF (v5),
 //! `[4]+{"Width":…,"Height":…}` (with or without trailing newline; an interactive shell keeps the
 //! last size for `stty size`).
 
@@ -203,7 +204,12 @@ impl Session {
         if !self.send(open, &[]).await {
             return;
         }
-        let mut ending = self.drive(&pod, &container, &opts, attach).await;
+        let mut cut = store.stream_cuts();
+        let mut ending = tokio::select! {
+            ending = self.drive(&pod, &container, &opts, attach) => ending,
+            // `Store::cut_streams`: drop the socket (no Status, no close frame).
+            _ = cut.changed() => return,
+        };
         if let (true, Ending::Exit { code, .. }) = (attach, &mut ending) {
             // The kubelet's attach reports Success whatever the process' exit code.
             mark_ephemeral_exit(&store, &pod, &container, *code);
