@@ -82,9 +82,23 @@ pub enum ExecError {
     /// kubectl's pre-check: `cannot exec into a container in a completed pod; current phase is …`.
     #[error("cannot exec into a container in a completed pod; current phase is {0}")]
     CompletedPod(String),
+    /// The WebSocket failed before the exit Status arrived (cut by the server, a proxy or the
+    /// network); the detail is kube-rs' error.
+    #[error("lost connection to pod before the command finished: {0}")]
+    ConnectionLost(String),
     /// Transport trouble (WebSocket, connection closed without a Status, terminal IO).
     #[error("{0}")]
     Stream(String),
+}
+
+/// The text of a transport error for one line: kube-rs' message without the documentation link
+/// rustls appends (`…without sending TLS close_notify: https://docs.rs/rustls/…`).
+pub fn transport_detail(e: &impl std::fmt::Display) -> String {
+    let text = e.to_string();
+    match text.find(": https://") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
 }
 
 /// How an interactive shell ended.
@@ -167,7 +181,8 @@ pub fn exit_code(status: &Status) -> Result<i32, ExecError> {
 /// writers, sizes to the resize channel (tty only). Returns the exit code from the Status.
 ///
 /// # Errors
-/// [`ExecError`] from the Status, or `Stream` when the connection ended without one.
+/// [`ExecError`] from the Status; `ConnectionLost` when the WebSocket failed before it came,
+/// `Stream` when the server closed it cleanly without one.
 pub async fn pump<O, E>(
     mut proc_: AttachedProcess,
     stdin: Option<mpsc::Receiver<Vec<u8>>>,
@@ -226,7 +241,7 @@ where
     for t in [stdin_task, resize_task].into_iter().flatten() {
         t.abort();
     }
-    let _ = proc_.join().await;
+    let joined = proc_.join().await;
     // After an error kube-rs drops its pipe writers without shutting them down (no EOF for
     // split simplex halves): give the copies a moment to drain, then stop them.
     for mut t in [out_task, err_task].into_iter().flatten() {
@@ -237,9 +252,10 @@ where
             t.abort();
         }
     }
-    match status {
-        Some(s) => exit_code(&s),
-        None => Err(ExecError::Stream(
+    match (status, joined) {
+        (Some(s), _) => exit_code(&s),
+        (None, Err(e)) => Err(ExecError::ConnectionLost(transport_detail(&e))),
+        (None, Ok(())) => Err(ExecError::Stream(
             "the connection closed without an exit status".into(),
         )),
     }

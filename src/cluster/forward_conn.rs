@@ -1,7 +1,9 @@
 //! One forwarded local connection (see [`super::forward`]): the pod looked up and the remote
 //! port resolved, one `Api::portforward(pod, &[port])` WebSocket, bytes copied both ways with
 //! `copy_bidirectional_with_sizes` (64 KiB buffers) and counted into the forward's status,
-//! failures published as [`ForwardEvent::Error`] and the forward marked Broken.
+//! failures (the error channel's text, a refusal, `lost connection to pod: …` when the WebSocket
+//! is cut) published as [`ForwardEvent::Error`] and the forward marked Broken; the listener
+//! keeps accepting.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -140,6 +142,11 @@ async fn forward_one(
         .take_error(port)
         .ok_or_else(|| "port-forward error channel unavailable".to_string())?
         .fuse();
+    // The WebSocket's task: it fails when the connection is cut (no close frame), while the
+    // copy would only see the upstream end as an ordinary EOF.
+    let join = pf.join();
+    tokio::pin!(join);
+    let mut joined = false;
     let in_bytes = Arc::new(AtomicU64::new(0));
     let out_bytes = Arc::new(AtomicU64::new(0));
     let mut local = Counted {
@@ -174,6 +181,13 @@ async fn forward_one(
         tokio::pin!(copy);
         loop {
             tokio::select! {
+                biased;
+                r = &mut join, if !joined => {
+                    joined = true;
+                    if let Some(lost) = r.err().and_then(|e| lost_connection(&e)) {
+                        break Err(lost);
+                    }
+                }
                 _ = &mut copy => break Ok(()),
                 e = &mut error, if !error_done => {
                     error_done = true;
@@ -187,8 +201,27 @@ async fn forward_one(
     };
     publish(&mut published);
     drop(upstream);
-    let _ = tokio::time::timeout(Duration::from_secs(2), pf.join()).await;
+    if !joined {
+        // The task drops its pipe ends (our upstream EOF) a moment before it reports how it
+        // ended: a copy that ends on that EOF must still hear about a cut connection.
+        let ended = tokio::time::timeout(Duration::from_secs(2), join).await;
+        if let (Ok(()), Ok(Err(e))) = (&outcome, ended)
+            && let Some(lost) = lost_connection(&e)
+        {
+            return Err(lost);
+        }
+    }
     outcome
+}
+
+/// `lost connection to pod: …` (kubectl's words) when the port-forward task failed reading the
+/// WebSocket, i.e. the connection was cut; `None` for the other endings (a close frame, or
+/// kube-rs' own close sent after the server's, which fails harmlessly).
+fn lost_connection(e: &impl std::fmt::Display) -> Option<String> {
+    let detail = super::exec::transport_detail(e);
+    detail
+        .starts_with("failed to receive a WebSocket message")
+        .then(|| format!("lost connection to pod: {detail}"))
 }
 
 /// A stream that counts bytes read and written.
@@ -231,5 +264,24 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<S> {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lost_connection;
+
+    #[test]
+    fn only_a_failed_read_is_a_lost_connection() {
+        let cut = "failed to receive a WebSocket message: IO error: peer closed connection without sending TLS close_notify: https://docs.rs/rustls/latest/rustls/manual/_03_howto/index.html#unexpected-eof";
+        assert_eq!(
+            lost_connection(&cut).as_deref(),
+            Some(
+                "lost connection to pod: failed to receive a WebSocket message: IO error: peer closed connection without sending TLS close_notify"
+            )
+        );
+        let late_close =
+            "failed to send a WebSocket message: Trying to work with closed connection";
+        assert_eq!(lost_connection(&late_close), None);
     }
 }
