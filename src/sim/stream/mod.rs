@@ -16,6 +16,7 @@ mod listeners;
 mod pipe;
 mod portforward;
 mod shell;
+mod shell_syntax;
 mod stty;
 mod userland;
 

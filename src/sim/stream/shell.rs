@@ -1,14 +1,15 @@
 //! A small POSIX-ish shell for exec sessions: `sh -c SCRIPT` and interactive `sh`/`bash`.
 //!
-//! Understood: commands separated by newlines, `;`, `&&`, `||`; single/double quotes and
-//! backslash escapes; `$NAME`, `${NAME}`, `$?` and `$0` (the shell as invoked); `#` comments; `>`/`>>`/`2>` redirections
-//! (output discarded); heredoc bodies (skipped). Builtins: `exit [N]`, `cd`, `export`, `:`; other
+//! Understood: commands separated by newlines, `;`, `&&`, `||`; quotes, `$` expansion (`$0` is
+//! the shell as invoked), `#` comments and redirections as [`super::shell_syntax`] parses them;
+//! `|` pipelines ([`super::pipe`]); heredoc bodies (skipped). Builtins: `exit [N]`, `cd`, `export`, `:`; other
 //! words run through [`super::commands`], except `stty`, which reads the session's terminal size
 //! ([`Shell::resize`], [`super::stty`]). Unknown commands print the flavour's "not found" text
 //! and set status 127. With a tty the shell prints its prompt and echoes input (the pty's echo),
 //! turning `\r` into a newline; Ctrl-C drops the line, Ctrl-D on an empty line exits.
 
 use super::commands::{Action, has_binary, run_binary};
+use super::shell_syntax::{Redirect, Sep, Vars, split_commands, words};
 use super::stty::{WinSize, stty};
 use super::userland::ContainerView;
 
@@ -332,189 +333,17 @@ impl Shell {
         }
     }
 
-    /// Splits a command into words with quote handling and `$` expansion; drops redirections and
-    /// reports where stdout and stderr go.
+    /// What `$` expands to in this shell.
+    fn vars(&self) -> Vars<'_> {
+        Vars {
+            env: &self.view.env,
+            status: self.status,
+            argv0: &self.argv0,
+        }
+    }
+
+    /// [`words`] with this shell's variables.
     fn words(&self, cmd: &str) -> (Vec<String>, Redirect) {
-        let mut words = Vec::new();
-        let mut cur = String::new();
-        let mut in_word = false;
-        let mut chars = cmd.chars().peekable();
-        let mut quote: Option<char> = None;
-        while let Some(c) = chars.next() {
-            match (quote, c) {
-                (None, '#') if !in_word => break,
-                (None, c) if c.is_whitespace() => {
-                    if in_word {
-                        words.push(std::mem::take(&mut cur));
-                        in_word = false;
-                    }
-                }
-                (None, '\'') | (None, '"') => {
-                    quote = Some(c);
-                    in_word = true;
-                }
-                (Some(q), c) if c == q => quote = None,
-                (Some('\''), c) => cur.push(c),
-                (_, '\\') => {
-                    if let Some(n) = chars.next() {
-                        cur.push(n);
-                    }
-                    in_word = true;
-                }
-                (_, '$') => {
-                    in_word = true;
-                    cur.push_str(&self.expand(&mut chars));
-                }
-                (_, c) => {
-                    cur.push(c);
-                    in_word = true;
-                }
-            }
-        }
-        if in_word {
-            words.push(cur);
-        }
-        let mut out = Vec::new();
-        let mut redirect = Redirect {
-            stdout: Dest::Stdout,
-            stderr: Dest::Stderr,
-        };
-        let mut iter = words.into_iter();
-        while let Some(w) = iter.next() {
-            let target = w.trim_start_matches(['1', '2']);
-            if !target.starts_with('>') {
-                out.push(w);
-                continue;
-            }
-            let slot = if w.starts_with('2') {
-                &mut redirect.stderr
-            } else {
-                &mut redirect.stdout
-            };
-            *slot = match target.trim_start_matches('>') {
-                "&1" => Dest::Stdout,
-                "&2" => Dest::Stderr,
-                "" => {
-                    iter.next();
-                    Dest::Null
-                }
-                _ => Dest::Null,
-            };
-        }
-        (out, redirect)
+        words(cmd, &self.vars())
     }
-
-    fn expand(&self, chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
-        let mut name = String::new();
-        match chars.peek() {
-            Some('?') => {
-                chars.next();
-                return self.status.to_string();
-            }
-            Some('0') => {
-                chars.next();
-                return self.argv0.clone();
-            }
-            Some('{') => {
-                chars.next();
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                    name.push(c);
-                }
-            }
-            _ => {
-                while let Some(&c) = chars.peek() {
-                    if c.is_ascii_alphanumeric() || c == '_' {
-                        name.push(c);
-                        chars.next();
-                    } else {
-                        break;
-                    }
-                }
-                if name.is_empty() {
-                    return "$".to_string();
-                }
-            }
-        }
-        self.view
-            .env
-            .iter()
-            .find(|(k, _)| *k == name)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    }
-}
-
-/// Where a command's output stream goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Dest {
-    Stdout,
-    Stderr,
-    Null,
-}
-
-impl Dest {
-    fn apply(self, bytes: Vec<u8>) -> Option<Action> {
-        match self {
-            Dest::Stdout => Some(Action::Stdout(bytes)),
-            Dest::Stderr => Some(Action::Stderr(bytes)),
-            Dest::Null => None,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Redirect {
-    stdout: Dest,
-    stderr: Dest,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Sep {
-    Start,
-    Semi,
-    And,
-    Or,
-}
-
-/// Splits a line at `;`, `&&`, `||` outside quotes.
-fn split_commands(line: &str) -> Vec<(Sep, String)> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut sep = Sep::Start;
-    let mut quote: Option<char> = None;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => {
-                quote = None;
-                cur.push(c);
-            }
-            (Some(_), c) => cur.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                cur.push(c);
-            }
-            (None, ';') => {
-                out.push((sep, std::mem::take(&mut cur)));
-                sep = Sep::Semi;
-            }
-            (None, '&') if chars.peek() == Some(&'&') => {
-                chars.next();
-                out.push((sep, std::mem::take(&mut cur)));
-                sep = Sep::And;
-            }
-            (None, '|') if chars.peek() == Some(&'|') => {
-                chars.next();
-                out.push((sep, std::mem::take(&mut cur)));
-                sep = Sep::Or;
-            }
-            (None, c) => cur.push(c),
-        }
-    }
-    out.push((sep, cur));
-    out.retain(|(_, c)| !c.trim().is_empty());
-    out
 }
