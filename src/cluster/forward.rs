@@ -6,7 +6,7 @@
 //! containers, then native sidecars). Progress is published as `Vec<ForwardStatus>` on a
 //! `watch` channel (one entry per [`PortSpec`], in order), plus [`ForwardEvent`]s for
 //! kubectl-style lines. This file holds the listeners and the statuses; one forwarded
-//! connection is [`super::forward_conn`].
+//! connection is `cluster/forward_conn.rs`.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};

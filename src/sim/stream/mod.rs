@@ -15,6 +15,7 @@ mod exec;
 mod listeners;
 mod pipe;
 mod portforward;
+mod serve;
 mod shell;
 mod shell_syntax;
 mod stty;
