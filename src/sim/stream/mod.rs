@@ -9,6 +9,8 @@
 //! kubelet's (errors before the upgrade). SPDY is not served: kubectl ≥ 1.30 uses WebSocket v5
 //! for exec; kubectl's port-forward (SPDY) is not supported.
 
+mod attach;
+mod binaries;
 mod commands;
 mod ephemeral;
 mod exec;

@@ -8,7 +8,8 @@
 //! and set status 127. With a tty the shell prints its prompt and echoes input (the pty's echo),
 //! turning `\r` into a newline; Ctrl-C drops the line, Ctrl-D on an empty line exits.
 
-use super::commands::{Action, has_binary, run_binary};
+use super::binaries::{has_binary, run_binary};
+use super::commands::Action;
 use super::shell_syntax::{Redirect, Sep, Vars, split_commands, words};
 use super::stty::{WinSize, stty};
 use super::userland::ContainerView;
