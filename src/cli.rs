@@ -41,7 +41,7 @@ pub enum Command {
     /// Start the embedded simulated cluster and attach to its crash-looping pod.
     Demo(DemoArgs),
     /// Run a command in a container (as `kubectl exec`).
-    Exec(crate::cluster::exec::ExecArgs),
+    Exec(crate::cluster::exec_cli::ExecArgs),
     /// Forward local ports to a pod (as `kubectl port-forward`).
     PortForward(crate::cluster::forward_cli::PortForwardArgs),
     /// Add an ephemeral debug container targeting a container and attach to it.

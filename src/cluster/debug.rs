@@ -17,7 +17,8 @@ use rand::Rng;
 use serde_json::json;
 
 use super::config::ConnectOptions;
-use super::exec::{ExecError, ExecRequest, finish, pump, report, run_on_terminal, start};
+use super::exec::{ExecError, ExecRequest, pump, run_on_terminal, start};
+use super::exec_cli::{finish, report};
 use super::tty::piped_stdin;
 
 /// kubectl debug's security profiles (`--profile`).

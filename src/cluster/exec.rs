@@ -1,14 +1,11 @@
-//! `podscope exec` and the TUI's shell: kube-rs `Api::<Pod>::exec`/`attach` (WebSocket v5 with
-//! v4 fallback, kube-rs' own negotiation) with kubectl's behaviour (`notes/protocols.md` §3):
-//! container defaulting with `Defaulted container …`, `command terminated with exit code N` on
-//! stderr and process exit code N, `error: <Status message>` and exit 1 for other failures,
-//! stdin EOF passed on (`[255,0]` on v5), raw mode and resize for `-t`.
+//! Exec and attach for `podscope exec`/`debug` and the TUI's shell: kube-rs
+//! `Api::<Pod>::exec`/`attach` (WebSocket v5 with v4 fallback, kube-rs' own negotiation) with
+//! kubectl's behaviour (`notes/protocols.md` §3): container defaulting, the exit code from the
+//! Status, stdin EOF passed on (`[255,0]` on v5), resize for tty sessions. The command line is
+//! `cluster/exec_cli.rs`.
 
-use std::io::IsTerminal;
-use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Args;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 use kube::Api;
@@ -16,39 +13,7 @@ use kube::api::{AttachParams, AttachedProcess, TerminalSize};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
-use super::config::ConnectOptions;
 pub use super::shell::{run_on_terminal, run_shell, run_shell_with_io};
-use super::tty::piped_stdin;
-use crate::model::sanitize::sanitize;
-
-/// `podscope exec POD [-c C] [-i] [-t] -- CMD…`.
-#[derive(Debug, Clone, Args)]
-pub struct ExecArgs {
-    /// The pod's name.
-    #[arg(value_name = "POD")]
-    pub pod: String,
-    /// Container; default: the `kubectl.kubernetes.io/default-container` annotation, else the first.
-    #[arg(short, long)]
-    pub container: Option<String>,
-    /// Pass stdin to the container.
-    #[arg(short = 'i', long)]
-    pub stdin: bool,
-    /// Allocate a TTY (raw mode, resize).
-    #[arg(short = 't', long)]
-    pub tty: bool,
-    /// Namespace (as kubectl `-n`).
-    #[arg(short, long)]
-    pub namespace: Option<String>,
-    /// Kubeconfig context.
-    #[arg(long)]
-    pub context: Option<String>,
-    /// Kubeconfig file.
-    #[arg(long, value_name = "PATH")]
-    pub kubeconfig: Option<std::path::PathBuf>,
-    /// The command and its arguments (after `--`).
-    #[arg(last = true, required = true, value_name = "CMD")]
-    pub command: Vec<String>,
-}
 
 /// Why an exec did not yield an exit code.
 #[derive(Debug, thiserror::Error)]
@@ -140,7 +105,9 @@ impl ExecRequest {
     }
 }
 
-fn api_error(e: kube::Error) -> ExecError {
+/// An API error as [`ExecError::Api`] (reason and message of the Status), anything else as
+/// [`ExecError::Stream`].
+pub(super) fn api_error(e: kube::Error) -> ExecError {
     match e {
         kube::Error::Api(s) => ExecError::Api {
             reason: s.reason.clone(),
@@ -327,84 +294,4 @@ pub fn default_container(pod: &Pod, requested: Option<&str>) -> (Option<String>,
         })
         .flatten();
     (first, notice)
-}
-
-/// Prints an error the way kubectl does and returns its exit code.
-pub fn report(e: &ExecError) -> ExitCode {
-    match e {
-        ExecError::Api { .. } => eprintln!("{}", sanitize(&e.to_string())),
-        _ => eprintln!("error: {}", sanitize(&e.to_string())),
-    }
-    ExitCode::FAILURE
-}
-
-/// Maps an exit code to the process exit code, printing kubectl's notice for non-zero codes.
-pub fn finish(code: i32) -> ExitCode {
-    if code != 0 {
-        eprintln!("command terminated with exit code {code}");
-    }
-    ExitCode::from(u8::try_from(code & 0xff).unwrap_or(1))
-}
-
-/// Runs `podscope exec`. Setup errors print one line and exit 2 (as `podscope attach`).
-pub async fn run_exec_cli(args: &ExecArgs) -> ExitCode {
-    let opts = ConnectOptions {
-        kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
-        namespace: args.namespace.clone(),
-    };
-    let target = match super::config::connect_or_exit(&opts, &args.pod).await {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
-    let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
-    let pod = match api.get(&args.pod).await {
-        Ok(p) => p,
-        Err(e) => return report(&api_error(e)),
-    };
-    let phase = pod
-        .status
-        .as_ref()
-        .and_then(|s| s.phase.clone())
-        .unwrap_or_default();
-    if phase == "Succeeded" || phase == "Failed" {
-        return report(&ExecError::CompletedPod(phase));
-    }
-    let (container, notice) = default_container(&pod, args.container.as_deref());
-    if let Some(n) = notice {
-        eprintln!("{}", sanitize(&n));
-    }
-    let mut tty = args.tty;
-    if tty && !(std::io::stdin().is_terminal() && args.stdin) {
-        eprintln!("Unable to use a TTY - input is not a terminal or the right kind of file");
-        tty = false;
-    }
-    let req = ExecRequest {
-        container,
-        command: args.command.clone(),
-        stdin: args.stdin,
-        tty,
-    };
-    let result = if tty {
-        run_on_terminal(&api, &args.pod, &req).await
-    } else {
-        match start(&api, &args.pod, &req).await {
-            Ok(p) => {
-                let stdin = args.stdin.then(piped_stdin);
-                pump(
-                    p,
-                    stdin,
-                    super::tty::StdWriter::Stdout,
-                    super::tty::StdWriter::Stderr,
-                    None,
-                )
-                .await
-            }
-            Err(e) => Err(e),
-        }
-    };
-    match result {
-        Ok(code) => finish(code),
-        Err(e) => report(&e),
-    }
 }

@@ -4,6 +4,7 @@
 pub mod config;
 pub mod debug;
 pub mod exec;
+pub mod exec_cli;
 pub mod forbidden;
 pub mod forward;
 pub mod forward_cli;
