@@ -12,8 +12,10 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Pod;
+use kube::Api;
 use podscope::app::{Msg, State, update};
 use podscope::cluster::Session;
+use podscope::cluster::exec::{ExecError, ExecRequest, pump, start as start_exec};
 use podscope::sim::stream::NO_SHELL_ANNOTATION;
 use podscope::sim::{SimConfig, Simulator, load_fixture};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -199,4 +201,29 @@ pub async fn pump_until(
             session.execute(&cmd);
         }
     }
+}
+
+/// Runs `argv` in `container` of `pod` through podscope's client; (exit, stdout, stderr).
+pub async fn exec(
+    api: &Api<Pod>,
+    pod: &str,
+    container: &str,
+    argv: &[&str],
+    stdin: Option<&str>,
+) -> Result<(i32, String, String), ExecError> {
+    let req = ExecRequest {
+        container: Some(container.into()),
+        command: argv.iter().map(|s| (*s).to_string()).collect(),
+        stdin: stdin.is_some(),
+        tty: false,
+    };
+    let p = start_exec(api, pod, &req).await?;
+    let rx = stdin.map(|text| {
+        let (tx, rx) = tokio::sync::mpsc::channel(4);
+        let _ = tx.try_send(text.as_bytes().to_vec());
+        rx
+    });
+    let (out, err) = (Buf::default(), Buf::default());
+    let code = pump(p, rx, out.clone(), err.clone(), None).await?;
+    Ok((code, out.text(), err.text()))
 }
