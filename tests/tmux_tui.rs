@@ -230,7 +230,7 @@ fn quit_with_q(session: &str) {
 }
 
 /// The seed's hello scenario on a fresh simulator, and podscope attached to it (`-c proxy`, with
-/// the environment variables `env`) in a 120×40 tmux session named `PREFIX-<pid>`, waited until
+/// the environment variables `env`, values without spaces) in a 120×40 tmux session named `PREFIX-<pid>`, waited until
 /// `READY 2/2` and live. `None` (after a printed SKIP) when tmux is not installed.
 async fn hello_in_tmux(prefix: &str, env: &[(&str, &str)]) -> Option<(Simulator, String)> {
     if tmux(&["-V"]).is_none() {
@@ -244,19 +244,26 @@ async fn hello_in_tmux(prefix: &str, env: &[(&str, &str)]) -> Option<(Simulator,
     .await
     .expect("simulator starts");
     let session = format!("{prefix}-{}", std::process::id());
+    // `env K=V podscope …` (tmux runs the command with sh -c; `new-session -e` needs tmux 3.2).
+    let vars: String = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
     let cmd = format!(
-        "{} --kubeconfig {} -n default hello -c proxy",
+        "env {vars}{} --kubeconfig {} -n default hello -c proxy",
         env!("CARGO_BIN_EXE_podscope"),
         sim.kubeconfig_path().display(),
     );
-    let env: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    let mut args = vec!["new-session", "-d", "-s", &session, "-x", "120", "-y", "40"];
-    for e in &env {
-        args.extend(["-e", e.as_str()]);
-    }
-    args.push(&cmd);
     tokio::task::block_in_place(|| {
-        tmux(&args).expect("tmux starts");
+        tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "120",
+            "-y",
+            "40",
+            &cmd,
+        ])
+        .expect("tmux starts");
         wait_for(&session, "hello running 2/2", |s| {
             s.contains("READY 2/2") && s.contains("live")
         });
