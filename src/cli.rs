@@ -41,7 +41,7 @@ pub enum Command {
     /// Start the embedded simulated cluster and attach to its crash-looping pod.
     Demo(DemoArgs),
     /// Run a command in a container (as `kubectl exec`).
-    Exec(crate::cluster::exec::ExecArgs),
+    Exec(crate::cluster::exec_cli::ExecArgs),
     /// Forward local ports to a pod (as `kubectl port-forward`).
     PortForward(crate::cluster::forward_cli::PortForwardArgs),
     /// Add an ephemeral debug container targeting a container and attach to it.
@@ -87,6 +87,19 @@ pub struct AttachArgs {
     /// (repeatable); listed in the `f` panel, closed when podscope exits.
     #[arg(long = "forward", value_name = "[ADDR:]LOCAL:REMOTE")]
     pub forward: Vec<crate::model::forward::PortSpec>,
+    /// The shell `e` runs in the selected container, a command line split at spaces (e.g. `zsh`,
+    /// `/bin/ash -l`); only this one is tried. Default (also when blank): `bash`, else `sh`.
+    #[arg(long, env = "PODSCOPE_SHELL", value_name = "CMD", value_parser = parse_shell)]
+    pub shell: Option<String>,
+}
+
+/// `--shell`: the command line, trimmed (split at spaces when run). Blank means the default,
+/// so `PODSCOPE_SHELL=` does not fail.
+///
+/// # Errors
+/// None; the signature is clap's.
+pub fn parse_shell(s: &str) -> Result<String, String> {
+    Ok(s.trim().to_owned())
 }
 
 /// `--once` output format.
@@ -120,6 +133,10 @@ pub struct DemoArgs {
     /// (repeatable); listed in the `f` panel, closed when podscope exits.
     #[arg(long = "forward", value_name = "[ADDR:]LOCAL:REMOTE")]
     pub forward: Vec<crate::model::forward::PortSpec>,
+    /// The shell `e` runs in the selected container, a command line split at spaces (e.g. `zsh`,
+    /// `/bin/ash -l`); only this one is tried. Default (also when blank): `bash`, else `sh`.
+    #[arg(long, env = "PODSCOPE_SHELL", value_name = "CMD", value_parser = parse_shell)]
+    pub shell: Option<String>,
 }
 
 #[cfg(test)]
@@ -184,6 +201,51 @@ mod tests {
         };
         assert_eq!(d.log_transport, LogTransport::Websocket);
         assert!(Cli::try_parse_from(["podscope", "web", "--log-transport", "spdy"]).is_err());
+    }
+
+    #[test]
+    fn shell_is_optional_and_parses_a_command_line() {
+        let cli = Cli::try_parse_from(["podscope", "web"]).expect("parses");
+        // The default (bash, else sh) is chosen later; unset here unless PODSCOPE_SHELL is.
+        if std::env::var_os("PODSCOPE_SHELL").is_none() {
+            assert_eq!(cli.attach.expect("attach").shell, None);
+        }
+        let cli =
+            Cli::try_parse_from(["podscope", "web", "--shell", "/bin/ash -l"]).expect("parses");
+        assert_eq!(
+            cli.attach.expect("attach").shell.as_deref(),
+            Some("/bin/ash -l")
+        );
+        let cli = Cli::try_parse_from(["podscope", "demo", "--shell", "zsh"]).expect("parses");
+        let Some(Command::Demo(d)) = cli.command else {
+            panic!("expected demo")
+        };
+        assert_eq!(d.shell.as_deref(), Some("zsh"));
+        // Blank is the default (bash, else sh), so an empty PODSCOPE_SHELL does not fail.
+        let cli = Cli::try_parse_from(["podscope", "web", "--shell", " "]).expect("parses");
+        let blank = cli.attach.expect("attach").shell;
+        assert_eq!(crate::app::shell::shells(blank.as_deref()), ["bash", "sh"]);
+    }
+
+    #[test]
+    fn shell_falls_back_to_podscope_shell_and_shows_in_help() {
+        use clap::CommandFactory;
+        let mut cmd = Cli::command();
+        for sub in ["attach", "demo"] {
+            let sub = cmd.find_subcommand_mut(sub).expect("subcommand");
+            let arg = sub
+                .get_arguments()
+                .find(|a| a.get_id() == "shell")
+                .expect("--shell");
+            assert_eq!(
+                arg.get_env().and_then(|e| e.to_str()),
+                Some("PODSCOPE_SHELL")
+            );
+            let help = sub.render_long_help().to_string();
+            assert!(help.contains("--shell <CMD>"), "{help}");
+            assert!(help.contains("[env: PODSCOPE_SHELL"), "{help}");
+            assert!(help.contains("`bash`, else `sh`"), "{help}");
+        }
     }
 
     #[test]

@@ -95,6 +95,7 @@ pub async fn run_tui_with(
     let theme = crate::ui::theme::Theme::from_env();
     let mut state = crate::app::State::new(&target.namespace, &target.pod, now, theme);
     state.preferred_container.clone_from(&args.container);
+    state.shells = crate::app::shell::shells(args.shell.as_deref());
     state.logs = crate::app::logs::LogPane::new(args.log_lines);
     let mut session = match Session::start(target, tx).with_log_transport(args.log_transport) {
         Ok(s) => s,

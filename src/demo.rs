@@ -97,6 +97,7 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         log_lines: args.log_lines,
         log_transport: args.log_transport,
         forward: args.forward.clone(),
+        shell: args.shell.clone(),
     };
     let store = sim.store();
     let lister: crate::cluster::session_tools::PodLister = std::sync::Arc::new(move || {

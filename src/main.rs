@@ -35,7 +35,7 @@ fn main() -> ExitCode {
             }
             (Some(Command::Logs(l)), _) => Ok(podscope::logs_cmd::run(&l).await),
             (Some(Command::Demo(d)), _) => podscope::demo::demo(&d).await,
-            (Some(Command::Exec(a)), _) => Ok(podscope::cluster::exec::run_exec_cli(&a).await),
+            (Some(Command::Exec(a)), _) => Ok(podscope::cluster::exec_cli::run_exec_cli(&a).await),
             (Some(Command::PortForward(a)), _) => {
                 Ok(podscope::cluster::forward_cli::run_port_forward_cli(&a).await)
             }

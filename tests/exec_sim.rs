@@ -7,35 +7,10 @@ use std::path::Path;
 
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
-use podscope::cluster::exec::{ExecError, ExecRequest, pump, run_shell_with_io, start};
+use podscope::cluster::exec::{ExecError, run_shell_with_io};
 use regex::Regex;
-use stream_support::{Buf, client, kubectl_ws, run};
+use stream_support::{Buf, client, exec, kubectl_ws, run};
 use tokio::sync::mpsc;
-
-/// Runs `argv` in `container` of `pod` through podscope's client; (exit, stdout, stderr).
-async fn exec(
-    api: &Api<Pod>,
-    pod: &str,
-    container: &str,
-    argv: &[&str],
-    stdin: Option<&str>,
-) -> Result<(i32, String, String), ExecError> {
-    let req = ExecRequest {
-        container: Some(container.into()),
-        command: argv.iter().map(|s| (*s).to_string()).collect(),
-        stdin: stdin.is_some(),
-        tty: false,
-    };
-    let p = start(api, pod, &req).await?;
-    let rx = stdin.map(|text| {
-        let (tx, rx) = mpsc::channel(4);
-        let _ = tx.try_send(text.as_bytes().to_vec());
-        rx
-    });
-    let (out, err) = (Buf::default(), Buf::default());
-    let code = pump(p, rx, out.clone(), err.clone(), None).await?;
-    Ok((code, out.text(), err.text()))
-}
 
 /// Seed 000: "hostname в любом контейнере пода возвращает имя пода" — in every container with
 /// a userland (the distroless hello container has no `hostname` binary).

@@ -15,27 +15,7 @@ use podscope::model::forward::PortSpec;
 use podscope::model::forward_status::{ForwardState, ForwardStatus};
 use podscope::sim::{SimClock, SimConfig, Simulator, create_pod_and_run};
 use regex::Regex;
-use stream_support::client;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// One HTTP/1.1 GET with `Connection: close`; returns the raw response ("" when refused).
-async fn get(addr: std::net::SocketAddr, path: &str) -> String {
-    let mut s = tokio::net::TcpStream::connect(addr)
-        .await
-        .expect("connects");
-    let req = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await.expect("writes");
-    let mut out = Vec::new();
-    // A failed forward closes the local connection (a reset when the request is unread): "".
-    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out))
-        .await
-        .expect("answers within 10 s");
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn body(resp: &str) -> &str {
-    resp.split_once("\r\n\r\n").map_or("", |(_, b)| b)
-}
+use stream_support::{body, client, get};
 
 async fn settled(fwd: &Forwarder, pred: impl Fn(&ForwardStatus) -> bool) -> ForwardStatus {
     let mut rx = fwd.subscribe();

@@ -6,48 +6,10 @@ mod stream_support;
 
 use std::time::Duration;
 
-use podscope::app::{Msg, State, update};
+use podscope::app::{State, update};
 use podscope::cluster::Session;
 use podscope::model::forward::PortSpec;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// One HTTP/1.1 GET with `Connection: close`; returns the raw response ("" when refused).
-async fn get(addr: std::net::SocketAddr, path: &str) -> String {
-    let mut s = tokio::net::TcpStream::connect(addr)
-        .await
-        .expect("connects");
-    let req = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await.expect("writes");
-    let mut out = Vec::new();
-    // A failed forward closes the local connection (a reset when the request is unread): "".
-    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out))
-        .await
-        .expect("answers within 10 s");
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn body(resp: &str) -> &str {
-    resp.split_once("\r\n\r\n").map_or("", |(_, b)| b)
-}
-
-/// Applies channel messages to `state` until `done` holds (10 s at most).
-async fn pump_until(
-    state: &mut State,
-    rx: &mut tokio::sync::mpsc::Receiver<Msg>,
-    session: &mut Session,
-    done: impl Fn(&State) -> bool,
-) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while !done(state) {
-        let msg = tokio::time::timeout_at(deadline, rx.recv())
-            .await
-            .expect("condition reached in time")
-            .expect("channel open");
-        for cmd in update(state, msg) {
-            session.execute(&cmd);
-        }
-    }
-}
+use stream_support::{body, get, pump_until};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn session_forward_fetches_hello_from_hello() {

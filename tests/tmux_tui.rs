@@ -1,6 +1,7 @@
 //! Drives the real TUI in tmux against the simulator: the pod's STATUS appears and the
-//! CrashLoopBackOff countdown moves; `q` quits and leaves the shell usable; a shell, a debug
-//! container and a port-forward added and removed through the panel.
+//! CrashLoopBackOff countdown moves; `q` quits and leaves the shell usable; `e` and `d` hand the
+//! terminal to a shell (which follows a window resize) and take it back; a port-forward is added
+//! and removed through the panel.
 
 mod common;
 
@@ -122,7 +123,7 @@ async fn tui_shows_status_and_a_moving_countdown() {
 /// (`hostname` prints the pod name, as the seed shows), `exit` gives the pod view back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
-    let Some((sim, session)) = hello_in_tmux("podscope-shell").await else {
+    let Some((sim, session)) = hello_in_tmux("podscope-shell", &[]).await else {
         return;
     };
     tokio::task::block_in_place(|| {
@@ -150,7 +151,7 @@ async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
 /// whole and prints the pod name).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
-    let Some((sim, session)) = hello_in_tmux("podscope-debug").await else {
+    let Some((sim, session)) = hello_in_tmux("podscope-debug", &[]).await else {
         return;
     };
     tokio::task::block_in_place(|| {
@@ -197,7 +198,7 @@ fn http_get_body(port: u16) -> String {
 /// accepting connections.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn f_panel_adds_a_forward_that_answers_and_x_removes_it() {
-    let Some((sim, session)) = hello_in_tmux("podscope-forward").await else {
+    let Some((sim, session)) = hello_in_tmux("podscope-forward", &[]).await else {
         return;
     };
     tokio::task::block_in_place(|| {
@@ -237,6 +238,54 @@ async fn f_panel_adds_a_forward_that_answers_and_x_removes_it() {
     sim.shutdown().await;
 }
 
+/// Issue #5 with `PODSCOPE_SHELL=/bin/sh`: `e` runs that shell (`echo $0`), the simulated
+/// shell's `stty size` follows `tmux resize-window` (the resize reached it over channel 4), and
+/// `exit 3` gives the pod view back with kubectl's `command terminated with exit code 3`, still
+/// live (a deletion made afterwards shows up).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shell_follows_a_resize_and_exit_3_returns_to_a_live_view() {
+    let env = [("PODSCOPE_SHELL", "/bin/sh")];
+    let Some((sim, session)) = hello_in_tmux("podscope-resize", &env).await else {
+        return;
+    };
+    let line = |want: &'static str| move |s: &str| s.lines().any(|l| l.trim() == want);
+    tokio::task::block_in_place(|| {
+        tmux(&["send-keys", "-t", &session, "e"]);
+        wait_for(&session, "dash's prompt", |s| {
+            // capture-pane drops the prompt's trailing space.
+            s.lines().any(|l| l.trim_end() == "#") && !s.contains("READY")
+        });
+        tmux(&["send-keys", "-t", &session, "echo $0", "Enter"]);
+        wait_for(&session, "$0 of the configured shell", line("/bin/sh"));
+        tmux(&["send-keys", "-t", &session, "stty size", "Enter"]);
+        wait_for(&session, "the first size", line("40 120"));
+        tmux(&["resize-window", "-t", &session, "-x", "100", "-y", "30"]).expect("resized");
+        // The resize and the keys reach the simulator by different routes: ask until it shows.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            tmux(&["send-keys", "-t", &session, "stty size", "Enter"]);
+            std::thread::sleep(Duration::from_millis(300));
+            let screen = tmux(&["capture-pane", "-p", "-t", &session]).unwrap_or_default();
+            if line("30 100")(&screen) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "no 30 100; screen:\n{screen}");
+        }
+        tmux(&["send-keys", "-t", &session, "exit 3", "Enter"]);
+        wait_for(&session, "the pod view again", |s| {
+            s.contains("READY 2/2")
+                && s.contains("live")
+                && s.contains("command terminated with exit code 3")
+        });
+    });
+    sim.store().delete_pod("default", "hello").expect("deleted");
+    tokio::task::block_in_place(|| {
+        wait_for(&session, "the deletion", |s| s.contains("pod deleted at"));
+        quit_with_q(&session);
+    });
+    sim.shutdown().await;
+}
+
 /// `q`, then the tmux session must end within 5 s (the TUI quit and restored the terminal).
 fn quit_with_q(session: &str) {
     tmux(&["send-keys", "-t", session, "q"]);
@@ -247,10 +296,10 @@ fn quit_with_q(session: &str) {
     }
 }
 
-/// The seed's hello scenario on a fresh simulator, and podscope attached to it (`-c proxy`) in a
-/// 120×40 tmux session named `PREFIX-<pid>`, waited until `READY 2/2` and live. `None` (after a
-/// printed SKIP) when tmux is not installed.
-async fn hello_in_tmux(prefix: &str) -> Option<(Simulator, String)> {
+/// The seed's hello scenario on a fresh simulator, and podscope attached to it (`-c proxy`, with
+/// the environment variables `env`, values without spaces) in a 120×40 tmux session named `PREFIX-<pid>`, waited until
+/// `READY 2/2` and live. `None` (after a printed SKIP) when tmux is not installed.
+async fn hello_in_tmux(prefix: &str, env: &[(&str, &str)]) -> Option<(Simulator, String)> {
     if tmux(&["-V"]).is_none() {
         eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
         return None;
@@ -262,8 +311,10 @@ async fn hello_in_tmux(prefix: &str) -> Option<(Simulator, String)> {
     .await
     .expect("simulator starts");
     let session = format!("{prefix}-{}", std::process::id());
+    // `env K=V podscope …` (tmux runs the command with sh -c; `new-session -e` needs tmux 3.2).
+    let vars: String = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
     let cmd = format!(
-        "{} --kubeconfig {} -n default hello -c proxy",
+        "env {vars}{} --kubeconfig {} -n default hello -c proxy",
         env!("CARGO_BIN_EXE_podscope"),
         sim.kubeconfig_path().display(),
     );

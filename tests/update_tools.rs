@@ -41,8 +41,41 @@ fn e_opens_a_shell_in_the_selected_container() {
     assert_eq!(
         cmds,
         vec![Cmd::OpenShell {
-            container: "app".into()
+            container: "app".into(),
+            shells: vec!["bash".into(), "sh".into()],
         }]
+    );
+}
+
+/// `--shell`/`PODSCOPE_SHELL` replaces the default list: only that command line is tried.
+#[test]
+fn e_runs_the_configured_shell_only() {
+    use podscope::app::shell::shells;
+    assert_eq!(shells(None), ["bash", "sh"]);
+    assert_eq!(shells(Some("/bin/ash -l")), ["/bin/ash -l"]);
+    let mut s = two_containers();
+    s.shells = shells(Some("zsh"));
+    let cmds = update(&mut s, key(KeyCode::Char('e')));
+    assert_eq!(
+        cmds,
+        vec![Cmd::OpenShell {
+            container: "proxy".into(),
+            shells: vec!["zsh".into()],
+        }]
+    );
+    // zsh is not in the image: the plain offer of a debug container, naming what was tried.
+    update(
+        &mut s,
+        Msg::ShellExited {
+            container: "proxy".into(),
+            result: ShellEnd::NoShell {
+                tried: vec!["zsh".into()],
+            },
+        },
+    );
+    assert_eq!(
+        status_line(&s),
+        "no shell in image example/proxy:1 (tried zsh): press d to add an ephemeral debug container"
     );
 }
 

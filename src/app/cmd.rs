@@ -35,12 +35,14 @@ pub enum Cmd {
         /// The text to write.
         contents: String,
     },
-    /// Hand the terminal to an interactive shell (`bash`, else `sh`) in `container`; the loop
-    /// restores the terminal, runs it in raw mode, takes the terminal back and sends
-    /// `Msg::ShellExited`.
+    /// Hand the terminal to an interactive shell in `container`: the first of `shells` that
+    /// exists in the image; the loop restores the terminal, runs it in raw mode, takes the
+    /// terminal back and sends `Msg::ShellExited`.
     OpenShell {
         /// The container's `name`.
         container: String,
+        /// Command lines to try in order (split at spaces), e.g. `["bash", "sh"]`.
+        shells: Vec<String>,
     },
     /// Add an ephemeral debug container (busybox:1.37, `targetContainerName: target`); answers
     /// `Msg::DebugReady` once it runs, or `Msg::DebugFailed`.

@@ -36,13 +36,17 @@ pub async fn run(
     result
 }
 
-/// The shells tried by `e`, in order (as kubectl users type them).
-pub const SHELLS: &[&str] = &["bash", "sh"];
+/// What the terminal is handed to.
+enum Handoff {
+    /// An interactive shell: the first of these command lines that exists in the image.
+    Shell(Vec<String>),
+    /// An attach to the container's process (the debug container).
+    Attach,
+}
 
-/// Hands the terminal to a shell (`shell`: [`SHELLS`] in `container`) or an attach to
-/// `container`, the kdash way: the input stream is dropped and the terminal restored, the
-/// process runs in raw mode with resize, then the TUI takes the terminal back with a fresh
-/// input stream.
+/// Hands the terminal to a shell or an attach in `container`, the kdash way: the input stream
+/// is dropped and the terminal restored, the process runs in raw mode with resize, then the
+/// TUI takes the terminal back with a fresh input stream.
 ///
 /// The old stream is dropped *before* anything else, and no new one is made until the process
 /// has ended: crossterm's `EventStream::new` takes the global event-reader lock, which the old
@@ -55,10 +59,10 @@ async fn handoff(
     input: &mut Option<EventStream>,
     session: &Session,
     container: String,
-    shell: bool,
+    what: Handoff,
 ) -> Msg {
-    use super::msg::ShellEnd;
-    use crate::cluster::exec::{ExecError, ExecRequest, run_on_terminal, run_shell};
+    use crate::cluster::exec::{ExecRequest, ShellOutcome, run_on_terminal, run_shell};
+    use crate::cluster::shell::shell_end;
     *input = None;
     ratatui::restore();
     {
@@ -70,7 +74,7 @@ async fn handoff(
             crossterm::cursor::MoveTo(0, 0)
         );
         // Attaching shows nothing until the process writes; say so as kubectl does.
-        if !shell {
+        if matches!(what, Handoff::Attach) {
             let _ = writeln!(
                 out,
                 "If you don't see a command prompt, try pressing enter."
@@ -79,38 +83,41 @@ async fn handoff(
         let _ = out.flush();
     }
     let target = session.target();
-    let result = if shell {
-        run_shell(
-            target.client.clone(),
-            &target.namespace,
-            &target.pod,
-            &container,
-            SHELLS,
-        )
-        .await
-        .map(|o| (o.shell, o.exit_code))
-    } else {
-        let api = kube::Api::namespaced(target.client.clone(), &target.namespace);
-        let req = ExecRequest {
-            container: Some(container.clone()),
-            command: Vec::new(),
-            stdin: true,
-            tty: true,
-        };
-        run_on_terminal(&api, &target.pod, &req)
+    let result = match what {
+        Handoff::Shell(shells) => {
+            run_shell(
+                target.client.clone(),
+                &target.namespace,
+                &target.pod,
+                &container,
+                &shells,
+            )
             .await
-            .map(|code| (String::new(), code))
+        }
+        Handoff::Attach => {
+            let api = kube::Api::namespaced(target.client.clone(), &target.namespace);
+            let req = ExecRequest {
+                container: Some(container.clone()),
+                command: Vec::new(),
+                stdin: true,
+                tty: true,
+            };
+            run_on_terminal(&api, &target.pod, &req)
+                .await
+                .map(|exit_code| ShellOutcome {
+                    shell: String::new(),
+                    exit_code,
+                })
+        }
     };
     // Let the shell's input thread stop (it polls every 50 ms) before the TUI reads keys again.
     tokio::time::sleep(Duration::from_millis(80)).await;
     *terminal = ratatui::init();
     *input = Some(EventStream::new());
-    let result = match result {
-        Ok((shell, exit_code)) => ShellEnd::Exited { shell, exit_code },
-        Err(ExecError::NoShell { tried, .. }) => ShellEnd::NoShell { tried },
-        Err(e) => ShellEnd::Failed(e.to_string()),
-    };
-    Msg::ShellExited { container, result }
+    Msg::ShellExited {
+        container,
+        result: shell_end(result),
+    }
 }
 
 async fn event_loop(
@@ -163,15 +170,17 @@ async fn event_loop(
             for cmd in update(state, msg) {
                 match cmd {
                     Cmd::Quit => return Ok(()),
-                    Cmd::OpenShell { container } => {
+                    Cmd::OpenShell { container, shells } => {
+                        let what = Handoff::Shell(shells);
                         batch.push_back(
-                            handoff(terminal, &mut input, session, container, true).await,
+                            handoff(terminal, &mut input, session, container, what).await,
                         );
                         state.dirty = true;
                     }
                     Cmd::AttachDebug { container } => {
                         batch.push_back(
-                            handoff(terminal, &mut input, session, container, false).await,
+                            handoff(terminal, &mut input, session, container, Handoff::Attach)
+                                .await,
                         );
                         state.dirty = true;
                     }

@@ -10,14 +10,31 @@ use crate::model::sanitize::sanitize;
 /// The image `d` adds (kubectl debug's usual choice; has `sh` and the usual tools).
 pub const DEBUG_IMAGE: &str = "busybox:1.37";
 
-/// `e`: a shell in the selected container (`Cmd::OpenShell`), or a status when there is none.
+/// The shells `e` tries by default, in order (as kubectl users type them).
+pub const DEFAULT_SHELLS: [&str; 2] = ["bash", "sh"];
+
+/// The shells `e` tries: the configured one alone (`--shell`/`PODSCOPE_SHELL`, a command line),
+/// else [`DEFAULT_SHELLS`].
+#[must_use]
+pub fn shells(configured: Option<&str>) -> Vec<String> {
+    match configured.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(cmd) => vec![cmd.to_owned()],
+        None => DEFAULT_SHELLS.iter().map(|s| (*s).to_owned()).collect(),
+    }
+}
+
+/// `e`: a shell (`state.shells`, first that exists) in the selected container
+/// (`Cmd::OpenShell`), or a status when there is no container.
 pub fn open_shell(state: &mut State) -> Vec<Cmd> {
     state.dirty = true;
     match state.selected_container() {
         Some(c) => {
             let container = c.name.clone();
             state.logs.status = Some(format!("opening a shell in {}…", sanitize(&container)));
-            vec![Cmd::OpenShell { container }]
+            vec![Cmd::OpenShell {
+                container,
+                shells: state.shells.clone(),
+            }]
         }
         None => {
             state.logs.status = Some("no container to open a shell in".to_owned());

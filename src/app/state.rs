@@ -69,6 +69,9 @@ pub struct State {
     pub owner: crate::model::deletion::OwnerStatus,
     /// The owner `uid` last asked about, so each owner is asked once.
     pub owner_asked: Option<String>,
+    /// The shells `e` tries, in order, each a command line (`app::shell::shells`: `--shell`,
+    /// else `bash` then `sh`).
+    pub shells: Vec<String>,
 }
 
 impl State {
@@ -97,6 +100,7 @@ impl State {
             can_switch: false,
             owner: crate::model::deletion::OwnerStatus::Unknown,
             owner_asked: None,
+            shells: crate::app::shell::shells(None),
         }
     }
 

@@ -17,7 +17,8 @@ use rand::Rng;
 use serde_json::json;
 
 use super::config::ConnectOptions;
-use super::exec::{ExecError, ExecRequest, finish, pump, report, run_on_terminal, start};
+use super::exec::{ExecError, ExecRequest, pump, run_on_terminal, start};
+use super::exec_cli::{finish, report};
 use super::tty::piped_stdin;
 
 /// kubectl debug's security profiles (`--profile`).
@@ -209,7 +210,6 @@ pub async fn run_debug_cli(args: &DebugArgs) -> ExitCode {
         tty,
     );
     let patch = json!({"spec": {"ephemeralContainers": [ec]}});
-    eprintln!("Defaulting debug container name to {name}.");
     if let Err(e) = api
         .patch_ephemeral_containers(&args.pod, &PatchParams::default(), &Patch::Strategic(patch))
         .await
@@ -222,6 +222,8 @@ pub async fn run_debug_cli(args: &DebugArgs) -> ExitCode {
             other => report(&ExecError::Stream(other.to_string())),
         };
     }
+    // After the patch (kubectl says it before): a refusal is then the only line on stderr.
+    eprintln!("Defaulting debug container name to {name}.");
     if let Err(e) = wait_running(&api, &args.pod, &name).await {
         return report(&e);
     }

@@ -1,14 +1,11 @@
-//! `podscope exec` and the TUI's shell: kube-rs `Api::<Pod>::exec`/`attach` (WebSocket v5 with
-//! v4 fallback, kube-rs' own negotiation) with kubectl's behaviour (`notes/protocols.md` §3):
-//! container defaulting with `Defaulted container …`, `command terminated with exit code N` on
-//! stderr and process exit code N, `error: <Status message>` and exit 1 for other failures,
-//! stdin EOF passed on (`[255,0]` on v5), raw mode and resize for `-t`.
+//! Exec and attach for `podscope exec`/`debug` and the TUI's shell: kube-rs
+//! `Api::<Pod>::exec`/`attach` (WebSocket v5 with v4 fallback, kube-rs' own negotiation) with
+//! kubectl's behaviour (`notes/protocols.md` §3): container defaulting, the exit code from the
+//! Status, stdin EOF passed on (`[255,0]` on v5), resize for tty sessions. The command line is
+//! `cluster/exec_cli.rs`.
 
-use std::io::IsTerminal;
-use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Args;
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;
 use kube::Api;
@@ -16,39 +13,7 @@ use kube::api::{AttachParams, AttachedProcess, TerminalSize};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
-use super::config::ConnectOptions;
 pub use super::shell::{run_on_terminal, run_shell, run_shell_with_io};
-use super::tty::piped_stdin;
-use crate::model::sanitize::sanitize;
-
-/// `podscope exec POD [-c C] [-i] [-t] -- CMD…`.
-#[derive(Debug, Clone, Args)]
-pub struct ExecArgs {
-    /// The pod's name.
-    #[arg(value_name = "POD")]
-    pub pod: String,
-    /// Container; default: the `kubectl.kubernetes.io/default-container` annotation, else the first.
-    #[arg(short, long)]
-    pub container: Option<String>,
-    /// Pass stdin to the container.
-    #[arg(short = 'i', long)]
-    pub stdin: bool,
-    /// Allocate a TTY (raw mode, resize).
-    #[arg(short = 't', long)]
-    pub tty: bool,
-    /// Namespace (as kubectl `-n`).
-    #[arg(short, long)]
-    pub namespace: Option<String>,
-    /// Kubeconfig context.
-    #[arg(long)]
-    pub context: Option<String>,
-    /// Kubeconfig file.
-    #[arg(long, value_name = "PATH")]
-    pub kubeconfig: Option<std::path::PathBuf>,
-    /// The command and its arguments (after `--`).
-    #[arg(last = true, required = true, value_name = "CMD")]
-    pub command: Vec<String>,
-}
 
 /// Why an exec did not yield an exit code.
 #[derive(Debug, thiserror::Error)]
@@ -82,9 +47,23 @@ pub enum ExecError {
     /// kubectl's pre-check: `cannot exec into a container in a completed pod; current phase is …`.
     #[error("cannot exec into a container in a completed pod; current phase is {0}")]
     CompletedPod(String),
+    /// The WebSocket failed before the exit Status arrived (cut by the server, a proxy or the
+    /// network); the detail is kube-rs' error.
+    #[error("lost connection to pod before the command finished: {0}")]
+    ConnectionLost(String),
     /// Transport trouble (WebSocket, connection closed without a Status, terminal IO).
     #[error("{0}")]
     Stream(String),
+}
+
+/// The text of a transport error for one line: kube-rs' message without the documentation link
+/// rustls appends (`…without sending TLS close_notify: https://docs.rs/rustls/…`).
+pub fn transport_detail(e: &impl std::fmt::Display) -> String {
+    let text = e.to_string();
+    match text.find(": https://") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
 }
 
 /// How an interactive shell ended.
@@ -126,7 +105,9 @@ impl ExecRequest {
     }
 }
 
-fn api_error(e: kube::Error) -> ExecError {
+/// An API error as [`ExecError::Api`] (reason and message of the Status), anything else as
+/// [`ExecError::Stream`].
+pub(super) fn api_error(e: kube::Error) -> ExecError {
     match e {
         kube::Error::Api(s) => ExecError::Api {
             reason: s.reason.clone(),
@@ -167,7 +148,8 @@ pub fn exit_code(status: &Status) -> Result<i32, ExecError> {
 /// writers, sizes to the resize channel (tty only). Returns the exit code from the Status.
 ///
 /// # Errors
-/// [`ExecError`] from the Status, or `Stream` when the connection ended without one.
+/// [`ExecError`] from the Status; `ConnectionLost` when the WebSocket failed before it came,
+/// `Stream` when the server closed it cleanly without one.
 pub async fn pump<O, E>(
     mut proc_: AttachedProcess,
     stdin: Option<mpsc::Receiver<Vec<u8>>>,
@@ -226,7 +208,7 @@ where
     for t in [stdin_task, resize_task].into_iter().flatten() {
         t.abort();
     }
-    let _ = proc_.join().await;
+    let joined = proc_.join().await;
     // After an error kube-rs drops its pipe writers without shutting them down (no EOF for
     // split simplex halves): give the copies a moment to drain, then stop them.
     for mut t in [out_task, err_task].into_iter().flatten() {
@@ -237,9 +219,10 @@ where
             t.abort();
         }
     }
-    match status {
-        Some(s) => exit_code(&s),
-        None => Err(ExecError::Stream(
+    match (status, joined) {
+        (Some(s), _) => exit_code(&s),
+        (None, Err(e)) => Err(ExecError::ConnectionLost(transport_detail(&e))),
+        (None, Ok(())) => Err(ExecError::Stream(
             "the connection closed without an exit status".into(),
         )),
     }
@@ -248,19 +231,26 @@ where
 /// Starts `req` in `pod` (exec when it has a command, else attach).
 ///
 /// # Errors
-/// `Api` for refusals before the upgrade, `Stream` for transport errors.
+/// `Api` for refusals before the upgrade (a 403 always names verb, resource and namespace, see
+/// [`super::forbidden`]), `Stream` for transport errors.
 pub async fn start(
     api: &Api<Pod>,
     pod: &str,
     req: &ExecRequest,
 ) -> Result<AttachedProcess, ExecError> {
-    if req.command.is_empty() {
-        api.attach(pod, &req.params()).await.map_err(api_error)
+    let (subresource, result) = if req.command.is_empty() {
+        ("attach", api.attach(pod, &req.params()).await)
     } else {
-        api.exec(pod, req.command.clone(), &req.params())
-            .await
-            .map_err(api_error)
-    }
+        let started = api.exec(pod, req.command.clone(), &req.params()).await;
+        ("exec", started)
+    };
+    result.map_err(|e| match api_error(e) {
+        ExecError::Api { reason, message } if reason == "Forbidden" => ExecError::Api {
+            message: super::forbidden::explain_connect(&message, api, subresource),
+            reason,
+        },
+        other => other,
+    })
 }
 
 /// kubectl's container choice: `-c`, else the default-container annotation, else the first
@@ -304,84 +294,4 @@ pub fn default_container(pod: &Pod, requested: Option<&str>) -> (Option<String>,
         })
         .flatten();
     (first, notice)
-}
-
-/// Prints an error the way kubectl does and returns its exit code.
-pub fn report(e: &ExecError) -> ExitCode {
-    match e {
-        ExecError::Api { .. } => eprintln!("{}", sanitize(&e.to_string())),
-        _ => eprintln!("error: {}", sanitize(&e.to_string())),
-    }
-    ExitCode::FAILURE
-}
-
-/// Maps an exit code to the process exit code, printing kubectl's notice for non-zero codes.
-pub fn finish(code: i32) -> ExitCode {
-    if code != 0 {
-        eprintln!("command terminated with exit code {code}");
-    }
-    ExitCode::from(u8::try_from(code & 0xff).unwrap_or(1))
-}
-
-/// Runs `podscope exec`. Setup errors print one line and exit 2 (as `podscope attach`).
-pub async fn run_exec_cli(args: &ExecArgs) -> ExitCode {
-    let opts = ConnectOptions {
-        kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
-        namespace: args.namespace.clone(),
-    };
-    let target = match super::config::connect_or_exit(&opts, &args.pod).await {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
-    let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
-    let pod = match api.get(&args.pod).await {
-        Ok(p) => p,
-        Err(e) => return report(&api_error(e)),
-    };
-    let phase = pod
-        .status
-        .as_ref()
-        .and_then(|s| s.phase.clone())
-        .unwrap_or_default();
-    if phase == "Succeeded" || phase == "Failed" {
-        return report(&ExecError::CompletedPod(phase));
-    }
-    let (container, notice) = default_container(&pod, args.container.as_deref());
-    if let Some(n) = notice {
-        eprintln!("{}", sanitize(&n));
-    }
-    let mut tty = args.tty;
-    if tty && !(std::io::stdin().is_terminal() && args.stdin) {
-        eprintln!("Unable to use a TTY - input is not a terminal or the right kind of file");
-        tty = false;
-    }
-    let req = ExecRequest {
-        container,
-        command: args.command.clone(),
-        stdin: args.stdin,
-        tty,
-    };
-    let result = if tty {
-        run_on_terminal(&api, &args.pod, &req).await
-    } else {
-        match start(&api, &args.pod, &req).await {
-            Ok(p) => {
-                let stdin = args.stdin.then(piped_stdin);
-                pump(
-                    p,
-                    stdin,
-                    super::tty::StdWriter::Stdout,
-                    super::tty::StdWriter::Stderr,
-                    None,
-                )
-                .await
-            }
-            Err(e) => Err(e),
-        }
-    };
-    match result {
-        Ok(code) => finish(code),
-        Err(e) => report(&e),
-    }
 }

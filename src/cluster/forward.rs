@@ -30,6 +30,10 @@ pub enum ForwardError {
         /// `address already in use`, `permission denied`, … (lowercase, one line).
         reason: String,
     },
+    /// RBAC refuses `pods/portforward` (kubectl's `error upgrading connection: pods "x" is
+    /// forbidden: … cannot create resource "pods/portforward" … in the namespace "ns"`).
+    #[error("error upgrading connection: {0}")]
+    Forbidden(String),
 }
 
 /// A line-worthy happening, for kubectl-style output.
@@ -111,10 +115,12 @@ fn bind_reason(e: &std::io::Error) -> String {
 }
 
 impl Forwarder {
-    /// Binds every spec (all or nothing) and starts accepting. Binds 127.0.0.1 unless the spec
-    /// names an address; local port 0 picks a free port.
+    /// Checks that RBAC allows the port-forward, then binds every spec (all or nothing) and
+    /// starts accepting. Binds 127.0.0.1 unless the spec names an address; local port 0 picks a
+    /// free port.
     ///
     /// # Errors
+    /// [`ForwardError::Forbidden`] before anything is bound ([`super::forbidden::check_connect`]);
     /// [`ForwardError::Bind`] for the first address that cannot be bound (nothing stays bound).
     pub async fn start(
         client: kube::Client,
@@ -122,6 +128,10 @@ impl Forwarder {
         pod: &str,
         specs: &[PortSpec],
     ) -> Result<Forwarder, ForwardError> {
+        let api: Api<Pod> = Api::namespaced(client, namespace);
+        super::forbidden::check_connect(&api, pod, "portforward")
+            .await
+            .map_err(ForwardError::Forbidden)?;
         let mut listeners = Vec::new();
         for spec in specs {
             let addr = spec.bind_addr();
@@ -157,7 +167,7 @@ impl Forwarder {
             statuses: Mutex::new(statuses),
             tx,
             events: etx,
-            api: Api::namespaced(client, namespace),
+            api,
             pod: pod.to_string(),
         });
         let tasks = listeners

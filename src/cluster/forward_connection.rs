@@ -79,6 +79,9 @@ pub(super) async fn forward_one(
         .portforward(&shared.pod, &[port])
         .await
         .map_err(|e| match e {
+            kube::Error::Api(s) if s.code == 403 => {
+                super::forbidden::explain_connect(&s.message, &shared.api, "portforward")
+            }
             kube::Error::Api(s) => s.message.clone(),
             other => other.to_string(),
         })?;
@@ -89,6 +92,11 @@ pub(super) async fn forward_one(
         .take_error(port)
         .ok_or_else(|| "port-forward error channel unavailable".to_string())?
         .fuse();
+    // The WebSocket's task: it fails when the connection is cut (no close frame), while the
+    // copy would only see the upstream end as an ordinary EOF.
+    let join = pf.join();
+    tokio::pin!(join);
+    let mut joined = false;
     let in_bytes = Arc::new(AtomicU64::new(0));
     let out_bytes = Arc::new(AtomicU64::new(0));
     let (answered_tx, mut answered) = oneshot::channel();
@@ -126,6 +134,13 @@ pub(super) async fn forward_one(
         tokio::pin!(copy);
         loop {
             tokio::select! {
+                biased;
+                r = &mut join, if !joined => {
+                    joined = true;
+                    if let Some(lost) = r.err().and_then(|e| lost_connection(&e)) {
+                        break Err(lost);
+                    }
+                }
                 _ = &mut copy => {
                     // The error text may be queued behind the end of the data stream.
                     match (&mut error).now_or_never() {
@@ -151,8 +166,27 @@ pub(super) async fn forward_one(
     };
     publish(&mut published);
     drop(upstream);
-    let _ = tokio::time::timeout(Duration::from_secs(2), pf.join()).await;
+    if !joined {
+        // The task drops its pipe ends (our upstream EOF) a moment before it reports how it
+        // ended: a copy that ends on that EOF must still hear about a cut connection.
+        let ended = tokio::time::timeout(Duration::from_secs(2), join).await;
+        if let (Ok(()), Ok(Err(e))) = (&outcome, ended)
+            && let Some(lost) = lost_connection(&e)
+        {
+            return Err(lost);
+        }
+    }
     outcome
+}
+
+/// `lost connection to pod: …` (kubectl's words) when the port-forward task failed reading the
+/// WebSocket, i.e. the connection was cut; `None` for the other endings (a close frame, or
+/// kube-rs' own close sent after the server's, which fails harmlessly).
+fn lost_connection(e: &impl std::fmt::Display) -> Option<String> {
+    let detail = super::exec::transport_detail(e);
+    detail
+        .starts_with("failed to receive a WebSocket message")
+        .then(|| format!("lost connection to pod: {detail}"))
 }
 
 /// A stream that counts bytes read and written, and says when it was first written to.
@@ -202,5 +236,24 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<S> {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lost_connection;
+
+    #[test]
+    fn only_a_failed_read_is_a_lost_connection() {
+        let cut = "failed to receive a WebSocket message: IO error: peer closed connection without sending TLS close_notify: https://docs.rs/rustls/latest/rustls/manual/_03_howto/index.html#unexpected-eof";
+        assert_eq!(
+            lost_connection(&cut).as_deref(),
+            Some(
+                "lost connection to pod: failed to receive a WebSocket message: IO error: peer closed connection without sending TLS close_notify"
+            )
+        );
+        let late_close =
+            "failed to send a WebSocket message: Trying to work with closed connection";
+        assert_eq!(lost_connection(&late_close), None);
     }
 }

@@ -4,6 +4,8 @@
 pub mod config;
 pub mod debug;
 pub mod exec;
+pub mod exec_cli;
+pub mod forbidden;
 pub mod forward;
 pub mod forward_cli;
 mod forward_connection;

@@ -1,6 +1,7 @@
 //! The interactive side of exec: a tty-attached process on the real terminal (raw mode, resize)
-//! and the TUI's shell, trying `bash` then `sh` until one exists (`ExecError::NoShell` when none
-//! does, so the UI can offer the ephemeral debug container).
+//! and the TUI's shell, trying its shells (`bash` then `sh`, or the one `--shell` names) until
+//! one exists (`ExecError::NoShell` when none does, so the UI can offer the ephemeral debug
+//! container).
 
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
@@ -9,6 +10,7 @@ use tokio::sync::mpsc;
 
 use super::exec::{ExecError, ExecRequest, ShellOutcome, pump, start};
 use super::tty::{RawMode, terminal_input};
+use crate::app::msg::ShellEnd;
 
 /// Runs an interactive, tty-attached process on the real terminal (raw mode while it runs).
 ///
@@ -33,24 +35,30 @@ pub async fn run_on_terminal(
     .await
 }
 
-/// Tries `shells` in order with `run` (one attempt per shell) until one starts.
-async fn first_shell(
-    shells: &[&str],
+/// The argv of a shell command line: split at whitespace (`"/bin/ash -l"` → `["/bin/ash", "-l"]`).
+#[must_use]
+pub fn shell_argv(shell: &str) -> Vec<String> {
+    shell.split_whitespace().map(str::to_owned).collect()
+}
+
+/// Tries `shells` (command lines) in order with `run` (one attempt per shell) until one starts.
+async fn first_shell<S: AsRef<str>>(
+    shells: &[S],
     mut run: impl AsyncFnMut(ExecRequest) -> Result<i32, ExecError>,
     container: &str,
 ) -> Result<ShellOutcome, ExecError> {
     let mut last = String::new();
-    for shell in shells {
+    for shell in shells.iter().map(AsRef::as_ref) {
         let req = ExecRequest {
             container: Some(container.to_string()),
-            command: vec![(*shell).to_string()],
+            command: shell_argv(shell),
             stdin: true,
             tty: true,
         };
         match run(req).await {
             Ok(exit_code) => {
                 return Ok(ShellOutcome {
-                    shell: (*shell).to_string(),
+                    shell: shell.to_string(),
                     exit_code,
                 });
             }
@@ -59,13 +67,24 @@ async fn first_shell(
         }
     }
     Err(ExecError::NoShell {
-        tried: shells.iter().map(|s| (*s).to_string()).collect(),
+        tried: shells.iter().map(|s| s.as_ref().to_string()).collect(),
         message: last,
     })
 }
 
-/// The TUI's shell: tries `shells` in order (e.g. `["bash", "sh"]`) on the real terminal (raw
-/// mode, resize) and returns the first one's exit status.
+/// How a shell or attach ended, as the TUI's `Msg::ShellExited` carries it: the exit status,
+/// [`ShellEnd::NoShell`] for an image without any of the shells, else the error as one line.
+#[must_use]
+pub fn shell_end(result: Result<ShellOutcome, ExecError>) -> ShellEnd {
+    match result {
+        Ok(ShellOutcome { shell, exit_code }) => ShellEnd::Exited { shell, exit_code },
+        Err(ExecError::NoShell { tried, .. }) => ShellEnd::NoShell { tried },
+        Err(e) => ShellEnd::Failed(e.to_string()),
+    }
+}
+
+/// The TUI's shell: tries `shells` in order (command lines, e.g. `["bash", "sh"]`) on the real
+/// terminal (raw mode, resize) and returns the first one's exit status.
 ///
 /// # Errors
 /// [`ExecError::NoShell`] when none exists in the image (offer `podscope debug`), otherwise
@@ -75,7 +94,7 @@ pub async fn run_shell(
     namespace: &str,
     pod: &str,
     container: &str,
-    shells: &[&str],
+    shells: &[impl AsRef<str>],
 ) -> Result<ShellOutcome, ExecError> {
     let api: Api<Pod> = Api::namespaced(client, namespace);
     first_shell(
@@ -95,7 +114,7 @@ pub async fn run_shell_with_io<O>(
     api: &Api<Pod>,
     pod: &str,
     container: &str,
-    shells: &[&str],
+    shells: &[impl AsRef<str>],
     input: mpsc::Receiver<Vec<u8>>,
     output: O,
 ) -> Result<ShellOutcome, ExecError>

@@ -11,6 +11,13 @@
 //! the paths the simulator serves) and answered 403 Forbidden when `(verb, resource)` is in the
 //! deny list, worded as `responsewriters.Forbidden` does:
 //! `pods "x" is forbidden: User "podscope-sim" cannot get resource "pods" in API group "" in the namespace "ns"`.
+//!
+//! Connect subresources (`pods/exec`, `pods/attach`, `pods/portforward`): a WebSocket upgrade is
+//! a GET, authorized as `get`; kube-apiserver ≥ 1.35 (`AuthorizePodWebsocketUpgradeCreatePermission`,
+//! on by default) then also checks `create` in the handler (`ensureAuthorizedForVerb`), before
+//! looking at the pod. That refusal is `NewForbidden` with the RBAC authorizer's reason, which is
+//! empty: `pods "x" is forbidden: ` (nothing after the colon). Denying `("create",
+//! "pods/exec")` therefore refuses kube-rs' and kubectl's WebSocket exec with that message.
 
 use std::sync::Arc;
 
@@ -62,6 +69,23 @@ impl Attributes {
             self.resource.clone()
         } else {
             format!("{}/{}", self.resource, self.subresource)
+        }
+    }
+
+    /// Whether this is a connect request of a pod's streaming subresource (`exec`, `attach`,
+    /// `portforward`), which the API server also authorizes for `create`.
+    pub fn is_pod_connect(&self) -> bool {
+        self.resource == "pods"
+            && matches!(self.subresource.as_str(), "exec" | "attach" | "portforward")
+    }
+
+    /// The 403 of the API server's extra `create` check on a connect request (see the module
+    /// docs): `pods "x" is forbidden: ` with RBAC's empty reason.
+    pub fn forbidden_create(&self) -> ApiError {
+        ApiError {
+            code: 403,
+            reason: "Forbidden",
+            message: format!("{} \"{}\" is forbidden: ", self.resource, self.name),
         }
     }
 
@@ -172,12 +196,12 @@ pub async fn check(State(access): State<Access>, req: Request, next: Next) -> Re
         && let Some(attrs) = attributes(req.method(), &path, req.uri().query())
     {
         let full = attrs.full_resource();
-        if access
-            .deny
-            .iter()
-            .any(|(v, r)| v == attrs.verb && *r == full)
-        {
+        let denied = |verb: &str| access.deny.iter().any(|(v, r)| v == verb && *r == full);
+        if denied(attrs.verb) {
             return attrs.forbidden(USER).into_response();
+        }
+        if attrs.is_pod_connect() && attrs.verb != "create" && denied("create") {
+            return attrs.forbidden_create().into_response();
         }
     }
     next.run(req).await
@@ -235,6 +259,39 @@ mod tests {
             c.forbidden(USER)
                 .message
                 .ends_with("cannot list resource \"pods\" in API group \"\" at the cluster scope")
+        );
+    }
+
+    #[test]
+    fn websocket_connects_are_also_checked_for_create() {
+        let ws = attributes(
+            &Method::GET,
+            "/api/v1/namespaces/ns/pods/x/exec",
+            Some("command=sh"),
+        )
+        .expect("resource");
+        assert_eq!((ws.verb, ws.is_pod_connect()), ("get", true));
+        assert_eq!(ws.forbidden_create().message, "pods \"x\" is forbidden: ");
+        assert_eq!(ws.forbidden_create().code, 403);
+        let pf = attributes(
+            &Method::GET,
+            "/api/v1/namespaces/ns/pods/x/portforward",
+            None,
+        )
+        .expect("resource");
+        assert!(pf.is_pod_connect());
+        let log =
+            attributes(&Method::GET, "/api/v1/namespaces/ns/pods/x/log", None).expect("resource");
+        assert!(!log.is_pod_connect());
+        let ec = attributes(
+            &Method::PATCH,
+            "/api/v1/namespaces/ns/pods/x/ephemeralcontainers",
+            None,
+        )
+        .expect("resource");
+        assert_eq!(
+            (ec.verb, ec.full_resource().as_str(), ec.is_pod_connect()),
+            ("patch", "pods/ephemeralcontainers", false)
         );
     }
 

@@ -80,7 +80,9 @@ pub struct SimConfig {
     /// `false`: HTTPS with a generated CA and a bearer token (see [`tls`], [`auth`]).
     pub insecure_http: bool,
     /// RBAC denials for tests: `(verb, resource)` pairs answered 403 Forbidden, e.g.
-    /// `("watch", "pods")`, `("list", "events")`, `("create", "pods/exec")` (see [`auth`]).
+    /// `("watch", "pods")`, `("list", "events")`, `("patch", "pods/ephemeralcontainers")`;
+    /// `("create", "pods/exec")` also refuses WebSocket exec, a GET, as kube-apiserver ≥ 1.35
+    /// does (see [`auth`]).
     pub deny: Vec<(String, String)>,
     /// Scenarios to create at start: built-in names (see [`builtin_scenarios`]) or YAML files.
     pub scenarios: Vec<PathBuf>,

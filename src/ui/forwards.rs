@@ -81,23 +81,45 @@ const MAX_WIDTH: u16 = 100;
 /// Lines a note may wrap to (a kubelet error is about 300 characters; its end names the cause).
 const NOTE_LINES: usize = 4;
 
-/// `text` cut into pieces of at most `width` characters, at most `max_lines` of them (the last
-/// one ending in `…` when text is left over).
+/// `text` wrapped at spaces into lines of at most `width` characters (a word longer than a line
+/// is cut), at most `max_lines` of them (the last one ending in `…` when text is left over).
 fn wrap(text: &str, width: usize, max_lines: usize) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
     let width = width.max(2);
-    let mut out: Vec<String> = chars
-        .chunks(width)
-        .take(max_lines)
-        .map(|c| c.iter().collect())
-        .collect();
-    if chars.len() > width * max_lines
-        && let Some(last) = out.last_mut()
-    {
-        last.pop();
-        last.push('…');
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur: Vec<char> = Vec::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let gap = usize::from(!cur.is_empty());
+            if cur.len() + gap + word.len() <= width {
+                if gap == 1 {
+                    cur.push(' ');
+                }
+                cur.append(&mut word);
+                break;
+            }
+            if !cur.is_empty() {
+                lines.push(std::mem::take(&mut cur).into_iter().collect());
+                continue;
+            }
+            let rest = word.split_off(width);
+            lines.push(word.into_iter().collect());
+            word = rest;
+        }
     }
-    out
+    if !cur.is_empty() {
+        lines.push(cur.into_iter().collect());
+    }
+    if lines.len() > max_lines {
+        lines.truncate(max_lines);
+        if let Some(last) = lines.last_mut() {
+            if last.chars().count() >= width {
+                last.pop();
+            }
+            last.push('…');
+        }
+    }
+    lines
 }
 
 fn row(e: &ForwardEntry) -> String {
@@ -283,6 +305,12 @@ mod tests {
         assert_eq!(wrap("abcdefg", 3, 4), vec!["abc", "def", "g"]);
         assert_eq!(wrap("abcdefghijklm", 3, 2), vec!["abc", "de…"]);
         assert_eq!(wrap("", 3, 2), Vec::<String>::new());
+        // At spaces, not inside words.
+        assert_eq!(
+            wrap("pods \"hello\" is forbidden: cannot create", 12, 6),
+            vec!["pods \"hello\"", "is", "forbidden:", "cannot", "create"]
+        );
+        assert_eq!(wrap("a bb cc dd ee", 5, 2), vec!["a bb", "cc d…"]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! Helpers shared by the `exec_*` and `forward_*` tests: a simulator holding the seed's `hello`
-//! pod (tests/stream_support/hello, a Running copy of seed 000's hello-pod.yaml), case 20,
-//! case 31, and case 30 marked as having no shell; a kube client; an in-memory writer.
+//! Helpers shared by the `exec_*`, `forward_*` and stream RBAC tests: a simulator holding the
+//! seed's `hello` pod (tests/stream_support/hello, a Running copy of seed 000's hello-pod.yaml),
+//! case 20, case 31, and case 30 marked as having no shell (optionally with RBAC denials); a
+//! kube client; an in-memory writer; an HTTP GET; a Session message pump.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -8,9 +9,16 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
+use std::time::Duration;
+
 use k8s_openapi::api::core::v1::Pod;
+use kube::Api;
+use podscope::app::{Msg, State, update};
+use podscope::cluster::Session;
+use podscope::cluster::exec::{ExecError, ExecRequest, pump, start as start_exec};
 use podscope::sim::stream::NO_SHELL_ANNOTATION;
 use podscope::sim::{SimConfig, Simulator, load_fixture};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A case folder by prefix.
 pub fn case(prefix: &str) -> PathBuf {
@@ -43,8 +51,17 @@ pub fn distroless_case_pod() -> Pod {
 
 /// A simulator (real clock) with hello, case 20, case 31 and the annotated case 30.
 pub async fn start() -> Simulator {
+    start_denying(&[]).await
+}
+
+/// [`start`] with RBAC denials `(verb, resource)`, e.g. `("create", "pods/exec")`.
+pub async fn start_denying(deny: &[(&str, &str)]) -> Simulator {
     let sim = Simulator::start(SimConfig {
         fixtures: vec![hello_dir(), case("20-"), case("31-")],
+        deny: deny
+            .iter()
+            .map(|(v, r)| ((*v).to_string(), (*r).to_string()))
+            .collect(),
         ..SimConfig::default()
     })
     .await
@@ -144,4 +161,69 @@ pub async fn run(bin: &Path, args: &[&str], stdin: Option<&str>) -> (i32, String
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// One HTTP/1.1 GET with `Connection: close`; returns the raw response ("" when refused).
+pub async fn get(addr: std::net::SocketAddr, path: &str) -> String {
+    let mut s = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let req = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.expect("writes");
+    let mut out = Vec::new();
+    // A failed forward closes the local connection (a reset when the request is unread): "".
+    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out))
+        .await
+        .expect("answers within 10 s");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The body of an HTTP response ("" without one).
+pub fn body(resp: &str) -> &str {
+    resp.split_once("\r\n\r\n").map_or("", |(_, b)| b)
+}
+
+/// Applies channel messages to `state` (and their `Cmd`s to `session`) until `done` holds;
+/// panics after 10 s.
+pub async fn pump_until(
+    state: &mut State,
+    rx: &mut tokio::sync::mpsc::Receiver<Msg>,
+    session: &mut Session,
+    done: impl Fn(&State) -> bool,
+) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !done(state) {
+        let msg = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .expect("condition reached in time")
+            .expect("channel open");
+        for cmd in update(state, msg) {
+            session.execute(&cmd);
+        }
+    }
+}
+
+/// Runs `argv` in `container` of `pod` through podscope's client; (exit, stdout, stderr).
+pub async fn exec(
+    api: &Api<Pod>,
+    pod: &str,
+    container: &str,
+    argv: &[&str],
+    stdin: Option<&str>,
+) -> Result<(i32, String, String), ExecError> {
+    let req = ExecRequest {
+        container: Some(container.into()),
+        command: argv.iter().map(|s| (*s).to_string()).collect(),
+        stdin: stdin.is_some(),
+        tty: false,
+    };
+    let p = start_exec(api, pod, &req).await?;
+    let rx = stdin.map(|text| {
+        let (tx, rx) = tokio::sync::mpsc::channel(4);
+        let _ = tx.try_send(text.as_bytes().to_vec());
+        rx
+    });
+    let (out, err) = (Buf::default(), Buf::default());
+    let code = pump(p, rx, out.clone(), err.clone(), None).await?;
+    Ok((code, out.text(), err.text()))
 }

@@ -55,7 +55,7 @@ pub enum Action {
     LogTop,
     /// Logs: jump to the newest line (and follow).
     LogBottom,
-    /// Open an interactive shell (`bash`, else `sh`) in the selected container.
+    /// Open an interactive shell (`bash`, else `sh`, or `--shell`) in the selected container.
     OpenShell,
     /// Add an ephemeral debug container (busybox) targeting the selected container and attach.
     AddDebug,

@@ -4,8 +4,9 @@
 //! `Store` is a cheap cloneable handle (`Arc`); the HTTP handlers, tests, the demo and the kubelet
 //! model all drive the same instance. By concept: [`objects`] (pods and events), [`history`]
 //! (changes, watch starts, 410), [`logs`] (container log lines), [`intents`] (work for the
-//! kubelet driver).
+//! kubelet driver), [`cuts`] (a test knob that cuts the open exec/port-forward WebSockets).
 
+mod cuts;
 mod history;
 mod intents;
 mod logs;
@@ -52,6 +53,8 @@ struct Inner {
     intent_ready: Notify,
     /// Bumped on every committed change and every appended log line (wakes log followers).
     activity: watch::Sender<u64>,
+    /// Bumped by [`Store::cut_streams`]; open streaming WebSockets watch it.
+    stream_cuts: watch::Sender<u64>,
 }
 
 /// Cloneable handle to the simulated cluster's objects.
@@ -66,6 +69,7 @@ impl Store {
         let (changes, _) = broadcast::channel(CHANNEL_CAPACITY);
         let (shutdown, _) = watch::channel(false);
         let (activity, _) = watch::channel(0);
+        let (stream_cuts, _) = watch::channel(0);
         Store {
             inner: Arc::new(Inner {
                 state: Mutex::new(State::default()),
@@ -74,6 +78,7 @@ impl Store {
                 clock,
                 intent_ready: Notify::new(),
                 activity,
+                stream_cuts,
             }),
         }
     }

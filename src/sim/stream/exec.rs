@@ -1,25 +1,27 @@
-//! `pods/exec` and `pods/attach` over WebSocket (`notes/protocols.md` §3).
+//! `pods/exec` and `pods/attach` over WebSocket (`notes/protocols.md` §3); what attach connects
+//! to is [`super::attach`].
 //!
 //! Before the upgrade: 404 for a missing pod, the apiserver's 400 container/host messages,
 //! 400 `you must specify at least one command for the container` (exec without `command`).
 //! After the upgrade the server writes the one-byte open frame (`[1]`, `[2]` without stdout,
 //! `[3]` without either), runs the simulated process ([`super::commands`]), writes its output on
 //! channels 1/2 (everything on 1 with a tty, `\n` → `\r\n` like a pty), then the Status on
-//! channel 3 and a close frame 1000. Client frames: `[0]+stdin`, `[255,0]` stdin EOF (v5),
-//! `[4]+{"Width":…,"Height":…}` (with or without trailing newline; accepted and ignored).
+//! channel 3 and a close frame 1000. [`Store::cut_streams`] drops a running session's connection
+//! instead (no Status, no close frame). Client frames: `[0]+stdin`, `[255,0]` stdin EOF (v5),
+//! `[4]+{"Width":…,"Height":…}` (with or without trailing newline; an interactive shell keeps the
+//! last size for `stty size`).
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
-use jiff::Timestamp;
-use k8s_openapi::api::core::v1::{ContainerState, ContainerStateTerminated, Pod};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use k8s_openapi::api::core::v1::Pod;
 use serde_json::{Value, json};
 
 use super::commands::{Action, start};
-use super::userland::{ContainerView, Userland};
+use super::stty::WinSize;
+use super::userland::ContainerView;
 use super::{Protocol, find_pod, hex_id, is_running, negotiate, stream_target};
 use crate::sim::query::Query;
 use crate::sim::status::ApiError;
@@ -201,10 +203,15 @@ impl Session {
         if !self.send(open, &[]).await {
             return;
         }
-        let mut ending = self.drive(&pod, &container, &opts, attach).await;
+        let mut cut = store.stream_cuts();
+        let mut ending = tokio::select! {
+            ending = self.drive(&pod, &container, &opts, attach) => ending,
+            // `Store::cut_streams`: drop the socket (no Status, no close frame).
+            _ = cut.changed() => return,
+        };
         if let (true, Ending::Exit { code, .. }) = (attach, &mut ending) {
             // The kubelet's attach reports Success whatever the process' exit code.
-            mark_ephemeral_exit(&store, &pod, &container, *code);
+            super::attach::mark_ephemeral_exit(&store, &pod, &container, *code);
             *code = 0;
         }
         self.finish(ending).await;
@@ -220,7 +227,7 @@ impl Session {
             return Ending::Internal(format!("container not found ({container:?})"));
         };
         let argv = if attach {
-            attach_argv(pod, &view)
+            super::attach::attach_argv(pod, &view)
         } else {
             Some(opts.command.clone())
         };
@@ -259,6 +266,11 @@ impl Session {
                 Message::Binary(b) => match b.first() {
                     Some(0) => actions = proc_.input(&b[1..]),
                     Some(255) if b.get(1) == Some(&0) => actions = proc_.eof(),
+                    Some(4) => {
+                        if let Some(size) = WinSize::parse(&b[1..]) {
+                            proc_.resize(size);
+                        }
+                    }
                     _ => {}
                 },
                 Message::Close(_) => {
@@ -336,78 +348,4 @@ impl Session {
         let drain = async { while let Some(Ok(_)) = self.socket.recv().await {} };
         let _ = tokio::time::timeout(std::time::Duration::from_secs(2), drain).await;
     }
-}
-
-/// What `attach` connects to: the container's PID 1 when it is an interactive shell (`stdin:
-/// true` in the spec and a shell image without command, or command `sh`/`bash`); `None` for
-/// other programs (nothing to read or write).
-fn attach_argv(pod: &Pod, view: &ContainerView) -> Option<Vec<String>> {
-    if view.userland == Userland::None {
-        return None;
-    }
-    let spec = pod.spec.as_ref()?;
-    let (stdin, argv): (bool, Vec<String>) = spec
-        .ephemeral_containers
-        .iter()
-        .flatten()
-        .find(|c| c.name == view.container)
-        .map(|c| {
-            (
-                c.stdin.unwrap_or(false),
-                c.command.clone().unwrap_or_default(),
-            )
-        })
-        .or_else(|| {
-            spec.containers
-                .iter()
-                .chain(spec.init_containers.iter().flatten())
-                .find(|c| c.name == view.container)
-                .map(|c| {
-                    (
-                        c.stdin.unwrap_or(false),
-                        c.command.clone().unwrap_or_default(),
-                    )
-                })
-        })?;
-    let shell = match argv.first().map(String::as_str) {
-        None => "sh",
-        Some(s) if matches!(s.rsplit('/').next(), Some("sh" | "bash")) && argv.len() == 1 => s,
-        Some(_) => return None,
-    };
-    stdin.then(|| vec![shell.to_string()])
-}
-
-/// After the attached shell of an ephemeral container exits, the container is Terminated
-/// (`exitCode`, reason `Completed`/`Error`, `finishedAt` = the simulator's now).
-fn mark_ephemeral_exit(store: &Store, pod: &Pod, container: &str, code: i32) {
-    let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
-    let name = pod.metadata.name.as_deref().unwrap_or("");
-    let now: Timestamp = store.now();
-    let _ = store.update_pod(ns, name, |p| {
-        let Some(statuses) = p
-            .status
-            .as_mut()
-            .and_then(|s| s.ephemeral_container_statuses.as_mut())
-        else {
-            return;
-        };
-        for s in statuses.iter_mut().filter(|s| s.name == container) {
-            let started = s
-                .state
-                .as_ref()
-                .and_then(|st| st.running.as_ref())
-                .and_then(|r| r.started_at.clone());
-            s.state = Some(ContainerState {
-                terminated: Some(ContainerStateTerminated {
-                    exit_code: code,
-                    reason: Some(if code == 0 { "Completed" } else { "Error" }.to_string()),
-                    started_at: started,
-                    finished_at: Some(Time(now)),
-                    container_id: s.container_id.clone(),
-                    ..Default::default()
-                }),
-                ..Default::default()
-            });
-        }
-    });
 }

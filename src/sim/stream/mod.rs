@@ -9,16 +9,22 @@
 //! kubelet's (errors before the upgrade). SPDY is not served: kubectl ≥ 1.30 uses WebSocket v5
 //! for exec; kubectl's port-forward (SPDY) is not supported.
 
+mod attach;
+mod binaries;
 mod commands;
 mod ephemeral;
 mod exec;
 mod listeners;
 mod pipe;
 mod portforward;
+mod serve;
 mod shell;
+mod shell_syntax;
+mod stty;
 mod userland;
 
 pub use commands::{Action, NotFound, Process, run_to_end, start};
+pub use stty::WinSize;
 pub use userland::{ContainerView, NO_SHELL_ANNOTATION, Userland};
 
 use axum::Router;

@@ -2,9 +2,10 @@
 //! kube-rs path): `?ports=8080,9090` (repeated and comma-separated; the kubelet's `port` too),
 //! subprotocol `v4.channel.k8s.io` (or none). Port `i` uses data channel `2i` and error channel
 //! `2i+1`; right after the upgrade each channel carries the port as 2 little-endian bytes. Each
-//! port is dialled once at the start: a listener ([`super::listeners`]) gets the bytes, a port
-//! nobody listens on gets the kubelet's "connection refused" text on its error channel. When
-//! every port's connection has ended the server sends a close frame.
+//! port is dialled once at the start: a listener ([`super::listeners`], [`super::serve`]) gets
+//! the bytes, a port nobody listens on gets the kubelet's "connection refused" text on its error
+//! channel. When every port's connection has ended the server sends a close frame.
+//! [`Store::cut_streams`] drops the connection instead, with no close frame.
 
 use axum::extract::ws::{Message, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
@@ -15,7 +16,8 @@ use futures::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
-use super::listeners::{listeners, refused_message, serve};
+use super::listeners::{listeners, refused_message};
+use super::serve::serve;
 use super::{Protocol, find_pod, host_assigned, negotiate};
 use crate::sim::query::Query;
 use crate::sim::status::ApiError;
@@ -102,6 +104,7 @@ async fn run(
     ports: Vec<u16>,
     socket: axum::extract::ws::WebSocket,
 ) {
+    let mut cut = store.stream_cuts();
     let (mut sink, mut stream) = socket.split();
     for (i, p) in ports.iter().enumerate() {
         let le = p.to_le_bytes();
@@ -203,7 +206,18 @@ async fn run(
         }
         let _ = sink.send(Message::Close(None)).await;
     });
-    while let Some(Ok(msg)) = stream.next().await {
+    loop {
+        let msg = tokio::select! {
+            msg = stream.next() => match msg {
+                Some(Ok(msg)) => msg,
+                _ => break,
+            },
+            _ = cut.changed() => {
+                // `Store::cut_streams`: drop both halves of the socket, no close frame.
+                to_client.abort();
+                return;
+            }
+        };
         match msg {
             Message::Binary(b) if b.len() > 1 => {
                 let ch = usize::from(b[0]);

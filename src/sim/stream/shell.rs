@@ -1,13 +1,17 @@
 //! A small POSIX-ish shell for exec sessions: `sh -c SCRIPT` and interactive `sh`/`bash`.
 //!
-//! Understood: commands separated by newlines, `;`, `&&`, `||`; single/double quotes and
-//! backslash escapes; `$NAME`, `${NAME}` and `$?`; `#` comments; `>`/`>>`/`2>` redirections
-//! (output discarded); heredoc bodies (skipped). Builtins: `exit [N]`, `cd`, `export`, `:`; other
-//! words run through [`super::commands`]. Unknown commands print the flavour's "not found" text
+//! Understood: commands separated by newlines, `;`, `&&`, `||`; quotes, `$` expansion (`$0` is
+//! the shell as invoked), `#` comments and redirections as [`super::shell_syntax`] parses them;
+//! `|` pipelines ([`super::pipe`]); heredoc bodies (skipped). Builtins: `exit [N]`, `cd`, `export`, `:`; other
+//! words run through [`super::commands`], except `stty`, which reads the session's terminal size
+//! ([`Shell::resize`], [`super::stty`]). Unknown commands print the flavour's "not found" text
 //! and set status 127. With a tty the shell prints its prompt and echoes input (the pty's echo),
 //! turning `\r` into a newline; Ctrl-C drops the line, Ctrl-D on an empty line exits.
 
-use super::commands::{Action, has_binary, run_binary};
+use super::binaries::{has_binary, run_binary};
+use super::commands::Action;
+use super::shell_syntax::{Redirect, Sep, Vars, split_commands, words};
+use super::stty::{WinSize, stty};
 use super::userland::ContainerView;
 
 /// Which shell, for prompts and error wording.
@@ -26,7 +30,11 @@ pub enum Flavour {
 pub struct Shell {
     view: ContainerView,
     flavour: Flavour,
+    /// `$0`: the shell as invoked (`sh`, `/bin/bash`).
+    argv0: String,
     tty: bool,
+    /// The terminal's size from the last resize message (`0 0` before any, as a fresh pty).
+    size: WinSize,
     line: Vec<u8>,
     status: i32,
     lineno: u32,
@@ -36,15 +44,38 @@ pub struct Shell {
 impl Shell {
     /// A shell in `view`; `tty` turns on prompt and echo.
     pub fn new(view: ContainerView, flavour: Flavour, tty: bool) -> Self {
+        let argv0 = match flavour {
+            Flavour::Bash => "bash",
+            Flavour::Ash | Flavour::Dash => "sh",
+        };
         Shell {
             view,
             flavour,
+            argv0: argv0.to_owned(),
             tty,
+            size: WinSize::default(),
             line: Vec::new(),
             status: 0,
             lineno: 0,
             heredoc: None,
         }
+    }
+
+    /// The same shell invoked as `argv0` (what `$0` expands to).
+    #[must_use]
+    pub fn invoked_as(mut self, argv0: &str) -> Self {
+        argv0.clone_into(&mut self.argv0);
+        self
+    }
+
+    /// The client resized the terminal.
+    pub fn resize(&mut self, size: WinSize) {
+        self.size = size;
+    }
+
+    /// The terminal stty sees: the session's when it has a tty and stdin is not a pipe.
+    fn terminal(&self, piped: bool) -> Option<WinSize> {
+        (self.tty && !piped).then_some(self.size)
     }
 
     fn prompt(&self) -> Vec<Action> {
@@ -208,6 +239,13 @@ impl Shell {
                         return (actions, Some(code & 0xff));
                     }
                     "cd" | "export" | ":" => self.status = 0,
+                    _ if first.rsplit('/').next() == Some("stty")
+                        && has_binary(&self.view, first) =>
+                    {
+                        let (a, code) = stty(&words[1..], self.terminal(false), self.view.userland);
+                        acts.extend(a);
+                        self.status = code;
+                    }
                     _ if has_binary(&self.view, first)
                         && !matches!(first.as_str(), "sh" | "bash") =>
                     {
@@ -217,7 +255,8 @@ impl Shell {
                         if has_binary(&self.view, first)
                             && words.get(1).is_some_and(|w| w == "-c") =>
                     {
-                        let mut sub = Shell::new(self.view.clone(), self.flavour, false);
+                        let mut sub =
+                            Shell::new(self.view.clone(), self.flavour, false).invoked_as(first);
                         let sub_actions = sub.run_script(words.get(2).map_or("", String::as_str));
                         for a in sub_actions {
                             match a {
@@ -252,6 +291,13 @@ impl Shell {
     fn run_words(&mut self, words: &[String], stdin: Option<Vec<u8>>, acts: &mut Vec<Action>) {
         let Some(first) = words.first() else { return };
         let base = first.rsplit('/').next().unwrap_or(first);
+        if base == "stty" && has_binary(&self.view, first) {
+            let tty = self.terminal(stdin.is_some());
+            let (a, code) = stty(&words[1..], tty, self.view.userland);
+            acts.extend(a);
+            self.status = code;
+            return;
+        }
         let is_filter = super::pipe::is_filter(base) || (base == "cat" && words.len() == 1);
         if is_filter && self.view.userland != super::userland::Userland::None {
             let file_input = match (base, words) {
@@ -288,185 +334,17 @@ impl Shell {
         }
     }
 
-    /// Splits a command into words with quote handling and `$` expansion; drops redirections and
-    /// reports where stdout and stderr go.
+    /// What `$` expands to in this shell.
+    fn vars(&self) -> Vars<'_> {
+        Vars {
+            env: &self.view.env,
+            status: self.status,
+            argv0: &self.argv0,
+        }
+    }
+
+    /// [`words`] with this shell's variables.
     fn words(&self, cmd: &str) -> (Vec<String>, Redirect) {
-        let mut words = Vec::new();
-        let mut cur = String::new();
-        let mut in_word = false;
-        let mut chars = cmd.chars().peekable();
-        let mut quote: Option<char> = None;
-        while let Some(c) = chars.next() {
-            match (quote, c) {
-                (None, '#') if !in_word => break,
-                (None, c) if c.is_whitespace() => {
-                    if in_word {
-                        words.push(std::mem::take(&mut cur));
-                        in_word = false;
-                    }
-                }
-                (None, '\'') | (None, '"') => {
-                    quote = Some(c);
-                    in_word = true;
-                }
-                (Some(q), c) if c == q => quote = None,
-                (Some('\''), c) => cur.push(c),
-                (_, '\\') => {
-                    if let Some(n) = chars.next() {
-                        cur.push(n);
-                    }
-                    in_word = true;
-                }
-                (_, '$') => {
-                    in_word = true;
-                    cur.push_str(&self.expand(&mut chars));
-                }
-                (_, c) => {
-                    cur.push(c);
-                    in_word = true;
-                }
-            }
-        }
-        if in_word {
-            words.push(cur);
-        }
-        let mut out = Vec::new();
-        let mut redirect = Redirect {
-            stdout: Dest::Stdout,
-            stderr: Dest::Stderr,
-        };
-        let mut iter = words.into_iter();
-        while let Some(w) = iter.next() {
-            let target = w.trim_start_matches(['1', '2']);
-            if !target.starts_with('>') {
-                out.push(w);
-                continue;
-            }
-            let slot = if w.starts_with('2') {
-                &mut redirect.stderr
-            } else {
-                &mut redirect.stdout
-            };
-            *slot = match target.trim_start_matches('>') {
-                "&1" => Dest::Stdout,
-                "&2" => Dest::Stderr,
-                "" => {
-                    iter.next();
-                    Dest::Null
-                }
-                _ => Dest::Null,
-            };
-        }
-        (out, redirect)
+        words(cmd, &self.vars())
     }
-
-    fn expand(&self, chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
-        let mut name = String::new();
-        match chars.peek() {
-            Some('?') => {
-                chars.next();
-                return self.status.to_string();
-            }
-            Some('{') => {
-                chars.next();
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                    name.push(c);
-                }
-            }
-            _ => {
-                while let Some(&c) = chars.peek() {
-                    if c.is_ascii_alphanumeric() || c == '_' {
-                        name.push(c);
-                        chars.next();
-                    } else {
-                        break;
-                    }
-                }
-                if name.is_empty() {
-                    return "$".to_string();
-                }
-            }
-        }
-        self.view
-            .env
-            .iter()
-            .find(|(k, _)| *k == name)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    }
-}
-
-/// Where a command's output stream goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Dest {
-    Stdout,
-    Stderr,
-    Null,
-}
-
-impl Dest {
-    fn apply(self, bytes: Vec<u8>) -> Option<Action> {
-        match self {
-            Dest::Stdout => Some(Action::Stdout(bytes)),
-            Dest::Stderr => Some(Action::Stderr(bytes)),
-            Dest::Null => None,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Redirect {
-    stdout: Dest,
-    stderr: Dest,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Sep {
-    Start,
-    Semi,
-    And,
-    Or,
-}
-
-/// Splits a line at `;`, `&&`, `||` outside quotes.
-fn split_commands(line: &str) -> Vec<(Sep, String)> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut sep = Sep::Start;
-    let mut quote: Option<char> = None;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => {
-                quote = None;
-                cur.push(c);
-            }
-            (Some(_), c) => cur.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                cur.push(c);
-            }
-            (None, ';') => {
-                out.push((sep, std::mem::take(&mut cur)));
-                sep = Sep::Semi;
-            }
-            (None, '&') if chars.peek() == Some(&'&') => {
-                chars.next();
-                out.push((sep, std::mem::take(&mut cur)));
-                sep = Sep::And;
-            }
-            (None, '|') if chars.peek() == Some(&'|') => {
-                chars.next();
-                out.push((sep, std::mem::take(&mut cur)));
-                sep = Sep::Or;
-            }
-            (None, c) => cur.push(c),
-        }
-    }
-    out.push((sep, cur));
-    out.retain(|(_, c)| !c.trim().is_empty());
-    out
 }

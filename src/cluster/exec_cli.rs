@@ -1,0 +1,126 @@
+//! `podscope exec POD [-c C] [-i] [-t] -- CMD…` with kubectl's output: `Defaulted container …`,
+//! `command terminated with exit code N` on stderr and process exit code N, `error: <message>`
+//! (or `Error from server (Reason): …`) and exit 1 for other failures, raw mode for `-t`.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Args;
+use k8s_openapi::api::core::v1::Pod;
+use kube::Api;
+
+use super::config::ConnectOptions;
+use super::exec::{
+    ExecError, ExecRequest, api_error, default_container, pump, run_on_terminal, start,
+};
+use super::tty::piped_stdin;
+use crate::model::sanitize::sanitize;
+
+/// `podscope exec POD [-c C] [-i] [-t] -- CMD…`.
+#[derive(Debug, Clone, Args)]
+pub struct ExecArgs {
+    /// The pod's name.
+    #[arg(value_name = "POD")]
+    pub pod: String,
+    /// Container; default: the `kubectl.kubernetes.io/default-container` annotation, else the first.
+    #[arg(short, long)]
+    pub container: Option<String>,
+    /// Pass stdin to the container.
+    #[arg(short = 'i', long)]
+    pub stdin: bool,
+    /// Allocate a TTY (raw mode, resize).
+    #[arg(short = 't', long)]
+    pub tty: bool,
+    /// Namespace (as kubectl `-n`).
+    #[arg(short, long)]
+    pub namespace: Option<String>,
+    /// Kubeconfig context.
+    #[arg(long)]
+    pub context: Option<String>,
+    /// Kubeconfig file.
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<std::path::PathBuf>,
+    /// The command and its arguments (after `--`).
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+/// Prints an error the way kubectl does and returns its exit code.
+pub fn report(e: &ExecError) -> ExitCode {
+    match e {
+        ExecError::Api { .. } => eprintln!("{}", sanitize(&e.to_string())),
+        _ => eprintln!("error: {}", sanitize(&e.to_string())),
+    }
+    ExitCode::FAILURE
+}
+
+/// Maps an exit code to the process exit code, printing kubectl's notice for non-zero codes.
+pub fn finish(code: i32) -> ExitCode {
+    if code != 0 {
+        eprintln!("command terminated with exit code {code}");
+    }
+    ExitCode::from(u8::try_from(code & 0xff).unwrap_or(1))
+}
+
+/// Runs `podscope exec`. Setup errors print one line and exit 2 (as `podscope attach`).
+pub async fn run_exec_cli(args: &ExecArgs) -> ExitCode {
+    let opts = ConnectOptions {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+        namespace: args.namespace.clone(),
+    };
+    let target = match super::config::connect_or_exit(&opts, &args.pod).await {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
+    let pod = match api.get(&args.pod).await {
+        Ok(p) => p,
+        Err(e) => return report(&api_error(e)),
+    };
+    let phase = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.phase.clone())
+        .unwrap_or_default();
+    if phase == "Succeeded" || phase == "Failed" {
+        return report(&ExecError::CompletedPod(phase));
+    }
+    let (container, notice) = default_container(&pod, args.container.as_deref());
+    if let Some(n) = notice {
+        eprintln!("{}", sanitize(&n));
+    }
+    let mut tty = args.tty;
+    if tty && !(std::io::stdin().is_terminal() && args.stdin) {
+        eprintln!("Unable to use a TTY - input is not a terminal or the right kind of file");
+        tty = false;
+    }
+    let req = ExecRequest {
+        container,
+        command: args.command.clone(),
+        stdin: args.stdin,
+        tty,
+    };
+    let result = if tty {
+        run_on_terminal(&api, &args.pod, &req).await
+    } else {
+        match start(&api, &args.pod, &req).await {
+            Ok(p) => {
+                let stdin = args.stdin.then(piped_stdin);
+                pump(
+                    p,
+                    stdin,
+                    super::tty::StdWriter::Stdout,
+                    super::tty::StdWriter::Stderr,
+                    None,
+                )
+                .await
+            }
+            Err(e) => Err(e),
+        }
+    };
+    match result {
+        Ok(code) => finish(code),
+        Err(e) => report(&e),
+    }
+}
