@@ -93,6 +93,20 @@ pub struct AttachArgs {
     pub shell: Option<String>,
 }
 
+impl AttachArgs {
+    /// The cluster-selecting flags as [`crate::cluster::ConnectOptions`]. (Spelled out here, not
+    /// flattened: clap's optional flattened `attach` of the bare `podscope POD` form does not see
+    /// a nested flatten.)
+    #[must_use]
+    pub fn connect_options(&self) -> crate::cluster::ConnectOptions {
+        crate::cluster::ConnectOptions {
+            kubeconfig: self.kubeconfig.clone(),
+            context: self.context.clone(),
+            namespace: self.namespace.clone(),
+        }
+    }
+}
+
 /// `--shell`: the command line, trimmed (split at spaces when run). Blank means the default,
 /// so `PODSCOPE_SHELL=` does not fail.
 ///

@@ -6,7 +6,7 @@ use jiff::Timestamp;
 
 use crate::cli::{AttachArgs, OutputFormat};
 use crate::cluster::once::{ReadError, preflight, read_snapshot};
-use crate::cluster::{ConnectOptions, Session, Target, connect};
+use crate::cluster::{Session, Target, connect};
 
 /// Exit code for bad input detected before the TUI starts (kubeconfig, context, RBAC, network).
 pub const EXIT_SETUP_ERROR: u8 = 2;
@@ -35,11 +35,7 @@ pub async fn attach_with(
     args: &AttachArgs,
     lister: Option<crate::cluster::session_tools::PodLister>,
 ) -> color_eyre::Result<ExitCode> {
-    let opts = ConnectOptions {
-        kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
-        namespace: args.namespace.clone(),
-    };
+    let opts = args.connect_options();
     if let Err(msg) = validate_pod_name(&args.pod) {
         return Ok(setup_error(&msg));
     }

@@ -63,14 +63,19 @@ pub enum ConnectError {
     Invalid(String),
 }
 
-/// Options that select the cluster (mirrors kubectl's `--kubeconfig`, `--context`, `-n`).
-#[derive(Debug, Clone, Default)]
+/// Options that select the cluster (mirrors kubectl's `--kubeconfig`, `--context`, `-n`); the
+/// same three flags on every subcommand that talks to a cluster (`#[command(flatten)]`).
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct ConnectOptions {
-    /// `--kubeconfig PATH`.
+    /// Path to a kubeconfig file; otherwise `KUBECONFIG` (several files merged), then
+    /// `~/.kube/config`, then the in-cluster service account (as kubectl).
+    #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
-    /// `--context NAME`.
+    /// The kubeconfig context to use (as `kubectl --context`).
+    #[arg(long)]
     pub context: Option<String>,
-    /// `-n NAMESPACE`.
+    /// Namespace; defaults to the context's namespace, then `default` (as kubectl `-n`).
+    #[arg(short, long)]
     pub namespace: Option<String>,
 }
 

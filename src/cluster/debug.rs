@@ -16,7 +16,6 @@ use kube::api::{Patch, PatchParams};
 use rand::Rng;
 use serde_json::json;
 
-use super::config::ConnectOptions;
 use super::exec::{ExecError, ExecRequest, pump, run_on_terminal, start};
 use super::exec_cli::{finish, report};
 use super::tty::piped_stdin;
@@ -47,15 +46,9 @@ pub struct DebugArgs {
     /// Security profile of the debug container.
     #[arg(long, value_enum, default_value_t = Profile::General)]
     pub profile: Profile,
-    /// Namespace.
-    #[arg(short, long)]
-    pub namespace: Option<String>,
-    /// Kubeconfig context.
-    #[arg(long)]
-    pub context: Option<String>,
-    /// Kubeconfig file.
-    #[arg(long, value_name = "PATH")]
-    pub kubeconfig: Option<std::path::PathBuf>,
+    /// Which cluster and namespace (`--kubeconfig`, `--context`, `-n`).
+    #[command(flatten)]
+    pub cluster: crate::cluster::ConnectOptions,
     /// Command to run instead of the image's default (after `--`).
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -172,11 +165,7 @@ pub async fn wait_running(api: &Api<Pod>, pod: &str, name: &str) -> Result<(), E
 
 /// Runs `podscope debug`.
 pub async fn run_debug_cli(args: &DebugArgs) -> ExitCode {
-    let opts = ConnectOptions {
-        kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
-        namespace: args.namespace.clone(),
-    };
+    let opts = args.cluster.clone();
     let target = match super::config::connect_or_exit(&opts, &args.pod).await {
         Ok(t) => t,
         Err(code) => return code,

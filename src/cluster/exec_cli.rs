@@ -9,7 +9,6 @@ use clap::Args;
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 
-use super::config::ConnectOptions;
 use super::exec::{
     ExecError, ExecRequest, api_error, default_container, pump, run_on_terminal, start,
 };
@@ -31,15 +30,9 @@ pub struct ExecArgs {
     /// Allocate a TTY (raw mode, resize).
     #[arg(short = 't', long)]
     pub tty: bool,
-    /// Namespace (as kubectl `-n`).
-    #[arg(short, long)]
-    pub namespace: Option<String>,
-    /// Kubeconfig context.
-    #[arg(long)]
-    pub context: Option<String>,
-    /// Kubeconfig file.
-    #[arg(long, value_name = "PATH")]
-    pub kubeconfig: Option<std::path::PathBuf>,
+    /// Which cluster and namespace (`--kubeconfig`, `--context`, `-n`).
+    #[command(flatten)]
+    pub cluster: crate::cluster::ConnectOptions,
     /// The command and its arguments (after `--`).
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -64,11 +57,7 @@ pub fn finish(code: i32) -> ExitCode {
 
 /// Runs `podscope exec`. Setup errors print one line and exit 2 (as `podscope attach`).
 pub async fn run_exec_cli(args: &ExecArgs) -> ExitCode {
-    let opts = ConnectOptions {
-        kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
-        namespace: args.namespace.clone(),
-    };
+    let opts = args.cluster.clone();
     let target = match super::config::connect_or_exit(&opts, &args.pod).await {
         Ok(t) => t,
         Err(code) => return code,

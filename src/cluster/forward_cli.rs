@@ -8,7 +8,6 @@ use clap::Args;
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 
-use super::config::ConnectOptions;
 use super::forward::{ForwardEvent, Forwarder};
 use crate::model::forward::PortSpec;
 use crate::model::sanitize::sanitize;
@@ -22,15 +21,9 @@ pub struct PortForwardArgs {
     /// Ports: `8080`, `8081:8081`, `:http`, `0.0.0.0:9000:proxy`.
     #[arg(value_name = "[ADDR:]LOCAL:REMOTE", required = true)]
     pub ports: Vec<PortSpec>,
-    /// Namespace.
-    #[arg(short, long)]
-    pub namespace: Option<String>,
-    /// Kubeconfig context.
-    #[arg(long)]
-    pub context: Option<String>,
-    /// Kubeconfig file.
-    #[arg(long, value_name = "PATH")]
-    pub kubeconfig: Option<std::path::PathBuf>,
+    /// Which cluster and namespace (`--kubeconfig`, `--context`, `-n`).
+    #[command(flatten)]
+    pub cluster: crate::cluster::ConnectOptions,
 }
 
 fn show(addr: SocketAddr) -> String {
@@ -50,11 +43,7 @@ pub async fn run_port_forward_cli(args: &PortForwardArgs) -> ExitCode {
         .strip_prefix("pod/")
         .unwrap_or(&args.pod)
         .to_string();
-    let opts = ConnectOptions {
-        kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
-        namespace: args.namespace.clone(),
-    };
+    let opts = args.cluster.clone();
     let target = match super::config::connect_or_exit(&opts, &pod_name).await {
         Ok(t) => t,
         Err(code) => return code,

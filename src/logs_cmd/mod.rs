@@ -5,7 +5,6 @@ mod follow;
 mod output;
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -14,9 +13,9 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use kube::api::LogParams;
 
+use crate::cluster::connect;
 use crate::cluster::logs::{BATCH_LINES, BATCH_WAIT, LineBatcher, LogError};
 use crate::cluster::logs_ws::{LogSource, LogTransport};
-use crate::cluster::{ConnectOptions, connect};
 use crate::model::duration::parse_go_duration;
 use crate::model::log_resume::{ResumeFilter, ResumeTracker};
 use output::{LineFormat, Out, OutTx, format_batch, spawn_writer};
@@ -59,15 +58,9 @@ pub struct LogsArgs {
     /// Prefix each line with `[pod/NAME/CONTAINER] `.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub prefix: bool,
-    /// Namespace; defaults to the context's namespace, then `default`.
-    #[arg(short, long)]
-    pub namespace: Option<String>,
-    /// The kubeconfig context to use.
-    #[arg(long)]
-    pub context: Option<String>,
-    /// Path to a kubeconfig file.
-    #[arg(long, value_name = "PATH")]
-    pub kubeconfig: Option<PathBuf>,
+    /// Which cluster and namespace (`--kubeconfig`, `--context`, `-n`).
+    #[command(flatten)]
+    pub cluster: crate::cluster::ConnectOptions,
     /// How to read the log: `http` (the streaming GET kubectl makes) or `websocket` (the same
     /// GET upgraded to a WebSocket, for proxies that pass only WebSockets).
     #[arg(long, value_enum, default_value_t = LogTransport::Http)]
@@ -293,11 +286,7 @@ async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
             )));
         }
     };
-    let opts = ConnectOptions {
-        kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
-        namespace: args.namespace.clone(),
-    };
+    let opts = args.cluster.clone();
     let target = connect(&opts, &pod_name).await.map_err(Failure::client)?;
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
     let source = LogSource::new(
