@@ -14,25 +14,6 @@ use podscope::sim::{SimClock, SimConfig, Simulator};
 
 const CASE: &str = "04-crashloop-oomkilled-jvm";
 
-fn manifest(name: &str) -> String {
-    format!(
-        "apiVersion: v1
-kind: Pod
-metadata:
-  name: {name}
-spec:
-  containers:
-  - name: web
-    image: nginx:1.27
-    ports:
-    - containerPort: 80
-    readinessProbe:
-      httpGet: {{path: /, port: 80}}
-      periodSeconds: 5
-"
-    )
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_kubectl_from_1_27_to_1_33_reads_writes_and_execs() {
     let versions = kubectl_versions();
@@ -103,7 +84,7 @@ async fn every_kubectl_from_1_27_to_1_33_reads_writes_and_execs() {
 
         let name = format!("web-{}", version.replace('.', "-"));
         let file = tmp.path().join(format!("{name}.yaml"));
-        std::fs::write(&file, manifest(&name)).expect("manifest");
+        std::fs::write(&file, common::cluster::pod_manifest(&name)).expect("manifest");
         let file = file.to_string_lossy().into_owned();
         let (ok, out, err) = run(vec!["apply", "-f", &file, "-n", "default"], vec![]).await;
         assert!(ok, "{version} apply: {err}");

@@ -11,21 +11,6 @@ use podscope::sim::Simulator;
 
 const CASE: &str = "01-crashloop-exit1-db";
 
-const MANIFEST: &str = "apiVersion: v1
-kind: Pod
-metadata:
-  name: web
-spec:
-  containers:
-  - name: web
-    image: nginx:1.27
-    ports:
-    - containerPort: 80
-    readinessProbe:
-      httpGet: {path: /, port: 80}
-      periodSeconds: 5
-";
-
 async fn start(deny: &[(&str, &str)]) -> (Simulator, common::cases::Expected, String) {
     common::sim::start_case(CASE, deny).await
 }
@@ -126,7 +111,7 @@ async fn create_and_apply_validate_and_reach_the_server() {
     let (sim, _exp, ns) = start(&[]).await;
     let dir = tempfile::tempdir().expect("tempdir");
     let manifest = dir.path().join("pod.yaml");
-    std::fs::write(&manifest, MANIFEST).expect("write manifest");
+    std::fs::write(&manifest, common::cluster::pod_manifest("web")).expect("write manifest");
     let file = manifest.to_string_lossy().into_owned();
     let cache = dir.path().join("cache");
     // `create` POSTs; `apply` then finds the pod (without the last-applied annotation, which

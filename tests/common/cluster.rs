@@ -176,3 +176,24 @@ pub async fn finish(mut child: tokio::process::Child) -> String {
     let out = child.wait_with_output().await.expect("kubectl output");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// A small Pod manifest named `name` (nginx with a port and a readiness probe) for `kubectl
+/// create -f` / `apply -f`: enough nesting that validation against the OpenAPI schemas matters.
+pub fn pod_manifest(name: &str) -> String {
+    format!(
+        "apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    ports:
+    - containerPort: 80
+    readinessProbe:
+      httpGet: {{path: /, port: 80}}
+      periodSeconds: 5
+"
+    )
+}
