@@ -56,19 +56,34 @@ async fn ends(mut s: TcpStream) {
     assert!(matches!(n, Ok(0) | Err(_)), "still open: {n:?}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn podscope_exec_reports_a_cut_stream_and_exits_1() {
-    let sim = stream_support::start().await;
-    let kc = sim.kubeconfig_path().display().to_string();
-    let mut child = tokio::process::Command::new(Path::new(env!("CARGO_BIN_EXE_podscope")))
-        .args(["exec", "--kubeconfig", &kc, "hello", "-c", "proxy", "--"])
-        .args(["sh", "-c", "echo started; sleep 30; echo never"])
+/// The `podscope` binary with `args`, stdout and stderr piped, killed when dropped.
+fn spawn_podscope(args: &[&str]) -> tokio::process::Child {
+    tokio::process::Command::new(Path::new(env!("CARGO_BIN_EXE_podscope")))
+        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
-        .expect("spawns");
+        .expect("spawns")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn podscope_exec_reports_a_cut_stream_and_exits_1() {
+    let sim = stream_support::start().await;
+    let kc = sim.kubeconfig_path().display().to_string();
+    let mut child = spawn_podscope(&[
+        "exec",
+        "--kubeconfig",
+        &kc,
+        "hello",
+        "-c",
+        "proxy",
+        "--",
+        "sh",
+        "-c",
+        "echo started; sleep 30; echo never",
+    ]);
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
     assert_eq!(line(&mut out).await, "started");
     sim.store().cut_streams();
@@ -158,14 +173,7 @@ async fn a_cut_forward_connection_is_an_error_and_the_listener_goes_on() {
 async fn podscope_port_forward_survives_a_cut() {
     let sim = stream_support::start().await;
     let kc = sim.kubeconfig_path().display().to_string();
-    let mut child = tokio::process::Command::new(Path::new(env!("CARGO_BIN_EXE_podscope")))
-        .args(["port-forward", "--kubeconfig", &kc, "hello", "0:8081"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawns");
+    let mut child = spawn_podscope(&["port-forward", "--kubeconfig", &kc, "hello", "0:8081"]);
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
     let mut err = BufReader::new(child.stderr.take().expect("stderr"));
     let first = line(&mut out).await;
