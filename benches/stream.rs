@@ -193,7 +193,15 @@ async fn main() {
         pct(0.9),
         pct(1.0)
     );
+    // Shut the writer down before dropping it (as cluster::exec's pump does): kube-rs then
+    // sends `[255,0]` and `cat` ends; bounded so a lost Status cannot hang the benchmark.
+    let _ = stdin.shutdown().await;
     drop(stdin);
-    let _ = p.join().await;
+    if tokio::time::timeout(Duration::from_secs(5), p.join())
+        .await
+        .is_err()
+    {
+        eprintln!("note: the exec did not end within 5 s of closing stdin");
+    }
     sim.shutdown().await;
 }
