@@ -16,9 +16,8 @@ use kube::api::{Patch, PatchParams};
 use rand::Rng;
 use serde_json::json;
 
-use super::exec::{ExecError, ExecRequest, pump, run_on_terminal, start};
-use super::exec_cli::{finish, report};
-use super::tty::piped_stdin;
+use super::exec::{ExecError, ExecRequest};
+use super::exec_cli::report;
 
 /// kubectl debug's security profiles (`--profile`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -222,26 +221,8 @@ pub async fn run_debug_cli(args: &DebugArgs) -> ExitCode {
         stdin: true,
         tty,
     };
-    let result = if tty {
+    if tty {
         eprintln!("If you don't see a command prompt, try pressing enter.");
-        run_on_terminal(&api, &args.pod, &req).await
-    } else {
-        match start(&api, &args.pod, &req).await {
-            Ok(p) => {
-                pump(
-                    p,
-                    Some(piped_stdin()),
-                    super::tty::StdWriter::Stdout,
-                    super::tty::StdWriter::Stderr,
-                    None,
-                )
-                .await
-            }
-            Err(e) => Err(e),
-        }
-    };
-    match result {
-        Ok(code) => finish(code),
-        Err(e) => report(&e),
     }
+    super::exec_cli::run_and_finish(&api, &args.pod, &req).await
 }

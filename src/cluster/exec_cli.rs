@@ -90,12 +90,18 @@ pub async fn run_exec_cli(args: &ExecArgs) -> ExitCode {
         stdin: args.stdin,
         tty,
     };
-    let result = if tty {
-        run_on_terminal(&api, &args.pod, &req).await
+    run_and_finish(&api, &args.pod, &req).await
+}
+
+/// Runs `req` in `pod`: on this terminal when `req.tty`, else with stdout/stderr (and stdin
+/// when `req.stdin`) piped; then [`finish`] with its exit code, or [`report`] the error.
+pub async fn run_and_finish(api: &Api<Pod>, pod: &str, req: &ExecRequest) -> ExitCode {
+    let result = if req.tty {
+        run_on_terminal(api, pod, req).await
     } else {
-        match start(&api, &args.pod, &req).await {
+        match start(api, pod, req).await {
             Ok(p) => {
-                let stdin = args.stdin.then(piped_stdin);
+                let stdin = req.stdin.then(piped_stdin);
                 pump(
                     p,
                     stdin,
