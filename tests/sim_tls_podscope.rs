@@ -13,7 +13,6 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use podscope::app::Msg;
 use podscope::cluster::watch::watch_pod;
-use podscope::cluster::{ConnectOptions, connect};
 use podscope::sim::Simulator;
 
 const CASE: &str = "01-crashloop-exit1-db";
@@ -123,16 +122,7 @@ async fn denied_events_list_is_forbidden_exit_2() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn denied_watch_reaches_the_app_as_pod_watch_failed() {
     let (sim, exp, ns) = start(&[("watch", "pods")]).await;
-    let target = connect(
-        &ConnectOptions {
-            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
-            context: None,
-            namespace: Some(ns.clone()),
-        },
-        &exp.name,
-    )
-    .await
-    .expect("connects");
+    let target = common::sim::target(&sim, &ns, &exp.name).await;
     let (tx, mut rx) = tokio::sync::mpsc::channel(64);
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &ns);
     let task = tokio::spawn(watch_pod(api, ns.clone(), exp.name.clone(), tx));

@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::{key, render, text};
 use crossterm::event::KeyCode;
 use podscope::app::{Cmd, Msg, State, update};
-use podscope::cluster::{ConnectOptions, Session, connect};
+use podscope::cluster::Session;
 use podscope::sim::{SimClock, SimConfig, Simulator};
 use podscope::ui::theme::Theme;
 use tokio::sync::mpsc::{Receiver, channel};
@@ -104,16 +104,7 @@ async fn following_survives_restarts_on_the_dynamic_simulator() {
     })
     .await
     .expect("simulator starts");
-    let target = connect(
-        &ConnectOptions {
-            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
-            context: None,
-            namespace: Some("default".to_owned()),
-        },
-        "coord-2",
-    )
-    .await
-    .expect("connects");
+    let target = common::sim::target(&sim, "default", "coord-2").await;
     let (tx, mut rx) = channel(1024);
     let mut state = State::new("default", "coord-2", start, Theme::monochrome());
     let mut session = Session::start(target, tx);
@@ -192,16 +183,7 @@ async fn hostile_log_lines_from_the_simulator_never_reach_the_terminal() {
     })
     .await
     .expect("simulator starts");
-    let target = connect(
-        &ConnectOptions {
-            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
-            context: None,
-            namespace: Some(ns.clone()),
-        },
-        &exp.name,
-    )
-    .await
-    .expect("connects");
+    let target = common::sim::target(&sim, &ns, &exp.name).await;
     let (tx, mut rx) = channel(1024);
     let mut state = State::new(&ns, &exp.name, exp.now, Theme::monochrome());
     let mut session = Session::start(target, tx);
