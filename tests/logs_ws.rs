@@ -5,6 +5,8 @@
 //! frames, `base64.binary.k8s.io` base64 text frames) carry the exact log bytes and end with a
 //! close frame 1000.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -13,8 +15,8 @@ use std::time::Duration;
 use base64::Engine as _;
 use futures::StreamExt as _;
 use podscope::sim::{SimClock, SimConfig, Simulator, load_fixture, parse_scenario};
-use rustls::pki_types::pem::PemObject as _;
-use rustls::pki_types::{CertificateDer, ServerName};
+
+use rustls::pki_types::ServerName;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -137,17 +139,7 @@ async fn websocket_errors_keep_the_kubelet_message_and_exit_code() {
 // ---- the protocol, with a raw tokio-tungstenite client ----
 
 fn tls(sim: &Simulator) -> tokio_rustls::TlsConnector {
-    let mut roots = rustls::RootCertStore::empty();
-    let ca = CertificateDer::from_pem_slice(sim.ca_pem().expect("https").as_bytes())
-        .expect("CA PEM parses");
-    roots.add(ca).expect("CA is a trust anchor");
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let cfg = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .expect("protocol versions")
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    tokio_rustls::TlsConnector::from(Arc::new(cfg))
+    common::sim::connector(sim)
 }
 
 type Ws =

@@ -102,7 +102,8 @@ pub fn host(sim: &Simulator) -> String {
         .to_string()
 }
 
-fn connector(sim: &Simulator) -> tokio_rustls::TlsConnector {
+/// A TLS connector that trusts the simulator's CA only.
+pub fn connector(sim: &Simulator) -> tokio_rustls::TlsConnector {
     let mut roots = rustls::RootCertStore::empty();
     let ca = CertificateDer::from_pem_slice(sim.ca_pem().expect("https").as_bytes())
         .expect("CA PEM parses");
