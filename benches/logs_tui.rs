@@ -1,6 +1,7 @@
 //! `cargo bench --bench logs_tui`: the TUI's log ingest path (`update` with `Msg::LogLines`
 //! batches of 1000 lines of 100 bytes into a full 100,000-line buffer) and drawing a 120×40
-//! frame over 100,000 lines (following / scrolled to the middle / wrapped). Target: ingest
+//! frame over 100,000 lines (following / scrolled to the middle / wrapped), and over one 1 MB
+//! line (cut / wrapped; the cut must not scan the line per frame). Target: ingest
 //! ≥ 200,000 lines/s.
 
 use std::hint::black_box;
@@ -110,6 +111,31 @@ fn benches(c: &mut Criterion) {
     s.logs.wrap = true;
     s.logs.top = None;
     c.bench_function("render 120x40 with 100k lines (wrapped)", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| podscope::ui::view(f, black_box(&s)))
+                .expect("draw");
+        });
+    });
+
+    let mut s = state(0);
+    let big = format!("2024-06-03T00:00:00.000000000Z {}", "错误x".repeat(150_000));
+    update(
+        &mut s,
+        Msg::LogLines {
+            stream: 1,
+            lines: vec![LogLine::from_raw("coord", 0, &big)],
+        },
+    );
+    c.bench_function("render 120x40 with a 1 MB line (cut)", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| podscope::ui::view(f, black_box(&s)))
+                .expect("draw");
+        });
+    });
+    s.logs.wrap = true;
+    c.bench_function("render 120x40 with a 1 MB line (wrapped)", |b| {
         b.iter(|| {
             terminal
                 .draw(|f| podscope::ui::view(f, black_box(&s)))

@@ -50,40 +50,12 @@ fn field(label: &str, spans: Vec<Span<'static>>, style: Style) -> Line<'static> 
 fn cont(out: &mut Vec<Line<'static>>, text: &str, style: Style, width: u16) {
     let indent = LABEL_W + 2;
     let room = usize::from(width).saturating_sub(indent).max(20);
-    for piece in wrap(text, room) {
+    for piece in super::width::words(text, room) {
         out.push(Line::from(vec![
             Span::raw(" ".repeat(indent)),
             Span::styled(piece, style),
         ]));
     }
-}
-
-/// Greedy word wrap at `room` characters; words longer than `room` are split.
-fn wrap(text: &str, room: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut cur = String::new();
-    for word in text.split(' ') {
-        let mut word: Vec<char> = word.chars().collect();
-        while word.len() > room {
-            if !cur.is_empty() {
-                lines.push(std::mem::take(&mut cur));
-            }
-            lines.push(word.drain(..room).collect());
-        }
-        let word: String = word.into_iter().collect();
-        let needed = cur.chars().count() + usize::from(!cur.is_empty()) + word.chars().count();
-        if needed > room && !cur.is_empty() {
-            lines.push(std::mem::take(&mut cur));
-        }
-        if !cur.is_empty() {
-            cur.push(' ');
-        }
-        cur.push_str(&word);
-    }
-    if !cur.is_empty() || lines.is_empty() {
-        lines.push(cur);
-    }
-    lines
 }
 
 /// The detail lines for container `c` of `pod` at `state.now`.

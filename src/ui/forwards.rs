@@ -81,41 +81,16 @@ const MAX_WIDTH: u16 = 100;
 /// Lines a note may wrap to (a kubelet error is about 300 characters; its end names the cause).
 const NOTE_LINES: usize = 4;
 
-/// `text` wrapped at spaces into lines of at most `width` characters (a word longer than a line
-/// is cut), at most `max_lines` of them (the last one ending in `…` when text is left over).
+/// `text` wrapped at spaces into lines of at most `width` columns (a word longer than a line is
+/// broken), at most `max_lines` of them (the last one ending in `…` when text is left over).
 fn wrap(text: &str, width: usize, max_lines: usize) -> Vec<String> {
     let width = width.max(2);
-    let mut lines: Vec<String> = Vec::new();
-    let mut cur: Vec<char> = Vec::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let mut word: Vec<char> = word.chars().collect();
-        loop {
-            let gap = usize::from(!cur.is_empty());
-            if cur.len() + gap + word.len() <= width {
-                if gap == 1 {
-                    cur.push(' ');
-                }
-                cur.append(&mut word);
-                break;
-            }
-            if !cur.is_empty() {
-                lines.push(std::mem::take(&mut cur).into_iter().collect());
-                continue;
-            }
-            let rest = word.split_off(width);
-            lines.push(word.into_iter().collect());
-            word = rest;
-        }
-    }
-    if !cur.is_empty() {
-        lines.push(cur.into_iter().collect());
-    }
+    let mut lines = super::width::words(text, width);
     if lines.len() > max_lines {
         lines.truncate(max_lines);
         if let Some(last) = lines.last_mut() {
-            if last.chars().count() >= width {
-                last.pop();
-            }
+            let (end, _) = super::width::prefix(last, width - 1);
+            last.truncate(end);
             last.push('…');
         }
     }

@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{section, sgr};
+use super::{section, sgr, width};
 use crate::app::logs::follow::Phase;
 use crate::app::logs::{InputKind, thousands};
 use crate::app::state::State;
@@ -222,7 +222,7 @@ fn spans_of(state: &State, abs: u64, line: &LogLine, budget: usize) -> Vec<Span<
             Style::new().add_modifier(Modifier::BOLD)
         };
         let text = format!("[{}] ", line.container);
-        used += text.chars().count();
+        used += width::cells(&text);
         spans.push(Span::styled(text, style));
     }
     if p.timestamps {
@@ -282,36 +282,44 @@ fn spans_of(state: &State, abs: u64, line: &LogLine, budget: usize) -> Vec<Span<
     spans
 }
 
-/// Where to cut `text` to fit `budget` cells with room for the marker: `(end byte, bytes more)`.
-/// Scans at most `budget` characters, whatever the line's length.
+/// Where to cut `text` to fit `budget` terminal columns with room for the marker:
+/// `(end byte, bytes more)`. Reads little more than `budget` characters, whatever the line's
+/// length; wide characters count two columns.
 #[must_use]
 pub fn cut(text: &str, budget: usize) -> (usize, usize) {
-    if text.len() <= budget || text.char_indices().nth(budget).is_none() {
+    if text.len() <= budget || width::prefix(text, budget).0 == text.len() {
         return (text.len(), 0);
     }
-    let marker = format!("… [{} bytes more]", text.len()).chars().count();
-    let keep = budget.saturating_sub(marker);
-    let end = text.char_indices().nth(keep).map_or(text.len(), |(i, _)| i);
+    let marker = width::cells(&format!("… [{} bytes more]", text.len()));
+    let (end, _) = width::prefix(text, budget.saturating_sub(marker));
     (end, text.len() - end)
 }
 
-/// Hard-wraps `spans` into rows of `cols` characters.
+/// Hard-wraps `spans` into rows of `cols` terminal columns. A wide character that would
+/// straddle a row's edge starts the next row; one wider than a whole row gets a row of its own.
 fn wrap(spans: Vec<Span<'static>>, cols: usize) -> Vec<Line<'static>> {
     let mut rows: Vec<Line<'static>> = Vec::new();
     let mut row: Vec<Span<'static>> = Vec::new();
-    let mut width = 0;
+    let mut used = 0;
     for span in spans {
         let mut rest: &str = &span.content;
         while !rest.is_empty() {
-            let room = cols - width;
-            let take = rest.char_indices().nth(room).map_or(rest.len(), |(i, _)| i);
-            let piece = &rest[..take];
-            width += piece.chars().count();
-            row.push(Span::styled(piece.to_owned(), span.style));
+            let (mut take, mut w) = width::prefix(rest, cols - used);
+            if take == 0 {
+                if used > 0 {
+                    rows.push(Line::from(std::mem::take(&mut row)));
+                    used = 0;
+                    continue;
+                }
+                take = rest.chars().next().map_or(rest.len(), char::len_utf8);
+                w = cols;
+            }
+            used += w;
+            row.push(Span::styled(rest[..take].to_owned(), span.style));
             rest = &rest[take..];
-            if width == cols {
+            if used >= cols {
                 rows.push(Line::from(std::mem::take(&mut row)));
-                width = 0;
+                used = 0;
             }
         }
     }

@@ -19,6 +19,7 @@ pub mod logs;
 pub mod sgr;
 pub mod switcher;
 pub mod theme;
+pub mod width;
 
 use ratatui::Frame;
 use ratatui::text::Span;
