@@ -125,7 +125,10 @@ pub enum OutputFormat {
     Json,
 }
 
-/// `podscope demo` options.
+/// `podscope demo` options. The session flags (`--log-lines`, `--log-transport`, `--forward`,
+/// `--shell`) repeat [`AttachArgs`]'s rather than share a flattened struct: clap leaves an
+/// optional flattened struct (the bare `podscope POD`) `None` when it nests a flatten
+/// (clap-rs/clap#4697).
 #[derive(Debug, Clone, Args)]
 pub struct DemoArgs {
     /// Attach to this pod instead of the default crash-looping one.
