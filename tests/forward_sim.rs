@@ -15,7 +15,7 @@ use podscope::model::forward::PortSpec;
 use podscope::model::forward_status::{ForwardState, ForwardStatus};
 use podscope::sim::{SimClock, SimConfig, Simulator, create_pod_and_run};
 use regex::Regex;
-use stream_support::{body, client, get};
+use stream_support::{body, client, get, get_keep_alive};
 
 async fn settled(fwd: &Forwarder, pred: impl Fn(&ForwardStatus) -> bool) -> ForwardStatus {
     let mut rx = fwd.subscribe();
@@ -54,8 +54,16 @@ async fn hello_answers_through_the_forwarder() {
     assert_eq!(body(&get(addrs[0], "/nginx-health").await), "ok\n");
     assert_eq!(body(&get(addrs[1], "/healthz").await), "ok\n");
     assert_eq!(body(&get(addrs[1], "/nope").await), "404 page not found\n");
+    // As curl: keep-alive, the client closes first once it has the body. A clean end, not an
+    // error (the simulator completes the WebSocket closing handshake).
+    for _ in 0..3 {
+        assert_eq!(
+            body(&get_keep_alive(addrs[0], "/").await),
+            "hello from hello\n"
+        );
+    }
     let st = settled(&fwd, |s| {
-        s.total_connections == 2 && s.open_connections == 0
+        s.total_connections == 5 && s.open_connections == 0
     })
     .await;
     assert_eq!(st.state, ForwardState::Listening);

@@ -7,7 +7,7 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -100,11 +100,13 @@ pub(super) async fn forward_one(
     let in_bytes = Arc::new(AtomicU64::new(0));
     let out_bytes = Arc::new(AtomicU64::new(0));
     let (answered_tx, mut answered) = oneshot::channel();
+    let local_closed = Arc::new(AtomicBool::new(false));
     let mut local = Counted {
         inner: sock,
         read: out_bytes.clone(),
         written: in_bytes.clone(),
         first_write: Some(answered_tx),
+        eof: local_closed.clone(),
     };
     let mut published = (0u64, 0u64);
     let publish = |published: &mut (u64, u64)| {
@@ -137,7 +139,9 @@ pub(super) async fn forward_one(
                 biased;
                 r = &mut join, if !joined => {
                     joined = true;
-                    if let Some(lost) = r.err().and_then(|e| lost_connection(&e)) {
+                    if let Some(lost) = r.err().and_then(|e| lost_connection(&e))
+                        && !local_closed.load(Ordering::Relaxed)
+                    {
                         break Err(lost);
                     }
                 }
@@ -169,8 +173,11 @@ pub(super) async fn forward_one(
     if !joined {
         // The task drops its pipe ends (our upstream EOF) a moment before it reports how it
         // ended: a copy that ends on that EOF must still hear about a cut connection.
+        // Once the local client has closed its side the exchange is over: a transport error
+        // after that (a server that drops the socket without a clean close) is not a loss.
         let ended = tokio::time::timeout(Duration::from_secs(2), join).await;
         if let (Ok(()), Ok(Err(e))) = (&outcome, ended)
+            && !local_closed.load(Ordering::Relaxed)
             && let Some(lost) = lost_connection(&e)
         {
             return Err(lost);
@@ -189,13 +196,16 @@ fn lost_connection(e: &impl std::fmt::Display) -> Option<String> {
         .then(|| format!("lost connection to pod: {detail}"))
 }
 
-/// A stream that counts bytes read and written, and says when it was first written to.
+/// A stream that counts bytes read and written, says when it was first written to and when
+/// its peer closed its side (a read of end-of-file).
 struct Counted<S> {
     inner: S,
     read: Arc<AtomicU64>,
     written: Arc<AtomicU64>,
     /// Fired by the first non-empty write (the pod's first bytes reaching the local client).
     first_write: Option<oneshot::Sender<()>>,
+    /// Set by a read that reached end-of-file.
+    eof: Arc<AtomicBool>,
 }
 
 impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
@@ -208,6 +218,9 @@ impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
         let r = Pin::new(&mut self.inner).poll_read(cx, buf);
         let n = buf.filled().len() - before;
         self.read.fetch_add(n as u64, Ordering::Relaxed);
+        if matches!(r, Poll::Ready(Ok(()))) && n == 0 && buf.remaining() > 0 {
+            self.eof.store(true, Ordering::Relaxed);
+        }
         r
     }
 }

@@ -178,6 +178,45 @@ pub async fn get(addr: std::net::SocketAddr, path: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// `GET path` the way curl does it: a keep-alive request, the response read up to its
+/// `Content-Length`, then the connection closed from this side first.
+pub async fn get_keep_alive(addr: std::net::SocketAddr, path: &str) -> String {
+    let mut s = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let req = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    s.write_all(req.as_bytes()).await.expect("writes");
+    let mut out = Vec::new();
+    let complete = |out: &[u8]| {
+        let text = String::from_utf8_lossy(out);
+        let Some((head, body)) = text.split_once("\r\n\r\n") else {
+            return false;
+        };
+        let len = head
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().to_owned())
+            })
+            .and_then(|v| v.parse::<usize>().ok());
+        len.is_some_and(|n| body.len() >= n)
+    };
+    let mut buf = [0u8; 4096];
+    while !complete(&out) {
+        let n = tokio::time::timeout(Duration::from_secs(10), s.read(&mut buf))
+            .await
+            .expect("answers within 10 s")
+            .expect("reads");
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+    drop(s);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// The body of an HTTP response ("" without one).
 pub fn body(resp: &str) -> &str {
     resp.split_once("\r\n\r\n").map_or("", |(_, b)| b)

@@ -204,7 +204,9 @@ async fn run(
                 return;
             }
         }
-        let _ = sink.send(Message::Close(None)).await;
+        // `close` sends our Close frame, or, when the client closed first, flushes the reply
+        // tungstenite queued on reading theirs: either way the closing handshake completes.
+        let _ = sink.close().await;
     });
     loop {
         let msg = tokio::select! {
