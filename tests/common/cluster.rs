@@ -1,5 +1,6 @@
-//! Helpers for tests that run against the simulator and kubectl: case folders, namespaces,
-//! the kubectl binary, running kubectl (to completion or in the background).
+//! Helpers for tests that run against the simulator and kubectl: case folders (their pod's
+//! name and namespace, their files), the kubectl binary, running kubectl (to completion or in
+//! the background).
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -51,6 +52,24 @@ pub fn namespace(dir: &Path) -> String {
         .as_str()
         .unwrap_or("default")
         .to_owned()
+}
+
+/// `(metadata.name, metadata.namespace)` of a case's pod.
+pub fn name_ns(dir: &Path) -> (String, String) {
+    let fx = podscope::sim::load_fixture(dir).expect("fixture");
+    (
+        fx.pod.metadata.name.clone().expect("name"),
+        fx.pod.metadata.namespace.clone().expect("namespace"),
+    )
+}
+
+/// The lines of the case file `file` (e.g. `logs-previous.txt`).
+pub fn file_lines(dir: &Path, file: &str) -> Vec<String> {
+    std::fs::read_to_string(dir.join(file))
+        .expect("log file")
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The kubectl binary on PATH, or `None` after printing why the caller skips.

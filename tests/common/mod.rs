@@ -15,6 +15,7 @@ pub mod cases;
 pub mod cluster;
 pub mod kubelet;
 pub mod log_pane;
+pub mod run;
 pub mod sim;
 pub mod svg;
 

@@ -102,6 +102,15 @@ pub fn host(sim: &Simulator) -> String {
         .to_string()
 }
 
+/// A kube client for `sim`, from the kubeconfig it wrote.
+pub async fn client(sim: &Simulator) -> kube::Client {
+    let kc = kube::config::Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig");
+    let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+        .await
+        .expect("kube config");
+    kube::Client::try_from(cfg).expect("client")
+}
+
 /// A TLS connector that trusts the simulator's CA only.
 pub fn connector(sim: &Simulator) -> tokio_rustls::TlsConnector {
     let mut roots = rustls::RootCertStore::empty();
