@@ -180,6 +180,16 @@ pub async fn run(sim: &Simulator, cache: &Path, args: &[&str]) -> (bool, String,
     run_with(sim.kubeconfig_path(), cache, args).await
 }
 
+/// Runs `kubectl VERB -f FILE` against `sim` (see [`run`]).
+pub async fn run_file(
+    sim: &Simulator,
+    cache: &Path,
+    verb: &str,
+    file: &Path,
+) -> (bool, String, String) {
+    run(sim, cache, &[verb, "-f", &file.to_string_lossy()]).await
+}
+
 /// Starts kubectl against `sim` in the background with stdout and stderr captured.
 pub fn spawn(sim: &Simulator, cache: &Path, args: &[&str]) -> tokio::process::Child {
     command(sim.kubeconfig_path(), cache, args)
