@@ -3,11 +3,9 @@
 
 mod stream_support;
 
-use std::path::Path;
-
 use k8s_openapi::api::core::v1::Pod;
 use podscope::sim::stream::{ContainerView, run_to_end};
-use stream_support::{kubectl_ws, run};
+use stream_support::{Kubectl, kubeconfig, podscope, run};
 
 fn argv(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| (*s).to_string()).collect()
@@ -32,10 +30,9 @@ fn ephemeral_exit(pod: &Pod, prefix: &str) -> Option<i32> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn podscope_debug_attaches_to_an_ephemeral_busybox() {
     let sim = stream_support::start().await;
-    let kc = sim.kubeconfig_path().display().to_string();
-    let podscope = Path::new(env!("CARGO_BIN_EXE_podscope"));
+    let kc = kubeconfig(&sim);
     let (code, out, err) = run(
-        podscope,
+        podscope(),
         &[
             "debug",
             "--kubeconfig",
@@ -73,34 +70,25 @@ async fn podscope_debug_attaches_to_an_ephemeral_busybox() {
     assert_eq!(sc.run_as_non_root, Some(true));
     assert_eq!(ephemeral_exit(&pod, "debugger-"), Some(4));
 
-    let kubectl = match kubectl_ws() {
-        Ok(k) => k,
-        Err(reason) => {
-            eprintln!("skipping the kubectl part: {reason}");
-            return;
-        }
+    let Some(kubectl) = Kubectl::or_skip() else {
+        return;
     };
-    let cache = tempfile::tempdir().expect("tempdir");
-    let cache_dir = cache.path().display().to_string();
-    let (code, out, err) = run(
-        &kubectl,
-        &[
-            "--kubeconfig",
-            &kc,
-            "--cache-dir",
-            &cache_dir,
-            "debug",
-            "-i",
-            "hello",
-            "--image=busybox:1.37",
-            "--target=hello",
-            "--profile=general",
-            "--",
-            "sh",
-        ],
-        Some("hostname\nexit 0\n"),
-    )
-    .await;
+    let (code, out, err) = kubectl
+        .run(
+            &sim,
+            &[
+                "debug",
+                "-i",
+                "hello",
+                "--image=busybox:1.37",
+                "--target=hello",
+                "--profile=general",
+                "--",
+                "sh",
+            ],
+            Some("hostname\nexit 0\n"),
+        )
+        .await;
     // kubectl prints its notices on stdout when stdin is not a terminal.
     assert_eq!(code, 0, "{err}");
     assert!(

@@ -3,13 +3,11 @@
 
 mod stream_support;
 
-use std::path::Path;
-
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use podscope::cluster::exec::{ExecError, run_shell_with_io};
 use regex::Regex;
-use stream_support::{Buf, client, exec, kubectl_ws, run};
+use stream_support::{Buf, Kubectl, client, exec, podscope_exec};
 use tokio::sync::mpsc;
 
 /// Seed 000: "hostname в любом контейнере пода возвращает имя пода" — in every container with
@@ -143,28 +141,30 @@ async fn distroless_sh_fails_with_the_runtime_message_and_no_shell() {
     );
 }
 
+/// The API server's refusal `(reason, message)` of `true` in `container` of `pod`; panics when
+/// the exec is not refused that way.
+async fn api_refusal(api: &Api<Pod>, pod: &str, container: &str) -> (String, String) {
+    match exec(api, pod, container, &["true"], None).await {
+        Err(ExecError::Api { reason, message }) => (reason, message),
+        other => panic!("{other:?}"),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn apiserver_refusals() {
     let sim = stream_support::start().await;
     let api: Api<Pod> = Api::namespaced(client(&sim).await, "default");
-    match exec(&api, "hello", "nope", &["true"], None).await {
-        Err(ExecError::Api { reason, message }) => {
-            assert_eq!(
-                (reason.as_str(), message.as_str()),
-                ("BadRequest", "container nope is not valid for pod hello")
-            );
-        }
-        other => panic!("{other:?}"),
-    }
-    match exec(&api, "missing", "x", &["true"], None).await {
-        Err(ExecError::Api { reason, message }) => {
-            assert_eq!(
-                (reason.as_str(), message.as_str()),
-                ("NotFound", "pods \"missing\" not found")
-            );
-        }
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(
+        api_refusal(&api, "hello", "nope").await,
+        (
+            "BadRequest".into(),
+            "container nope is not valid for pod hello".into()
+        )
+    );
+    assert_eq!(
+        api_refusal(&api, "missing", "x").await,
+        ("NotFound".into(), "pods \"missing\" not found".into())
+    );
     // render-config is a completed init container: the kubelet finds no running container.
     match exec(&api, "hello", "render-config", &["true"], None).await {
         Err(ExecError::Failed(m)) => assert_eq!(
@@ -175,103 +175,42 @@ async fn apiserver_refusals() {
     }
 }
 
-fn kubeconfig(sim: &podscope::sim::Simulator) -> String {
-    sim.kubeconfig_path().display().to_string()
-}
-
 /// `podscope exec` and kubectl agree on exit codes and messages (kubectl's output is the
 /// reference, protocols.md §3.2/A.5).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn podscope_exec_and_kubectl_exit_code_3() {
     let sim = stream_support::start().await;
-    let kc = kubeconfig(&sim);
-    let podscope = Path::new(env!("CARGO_BIN_EXE_podscope"));
-    let args = [
-        "exec",
-        "--kubeconfig",
-        &kc,
-        "hello",
-        "-c",
-        "proxy",
-        "--",
-        "sh",
-        "-c",
-        "echo hi; exit 3",
-    ];
-    let (code, out, err) = run(podscope, &args, None).await;
+    let exit_3 = ["hello", "-c", "proxy", "--", "sh", "-c", "echo hi; exit 3"];
+    let (code, out, err) = podscope_exec(&sim, &exit_3, None).await;
     assert_eq!(
         (code, out.as_str(), err.as_str()),
         (3, "hi\n", "command terminated with exit code 3\n")
     );
-    let (code, out, _) = run(
-        podscope,
-        &[
-            "exec",
-            "--kubeconfig",
-            &kc,
-            "-i",
-            "hello",
-            "-c",
-            "proxy",
-            "--",
-            "cat",
-        ],
-        Some("abc\n"),
-    )
-    .await;
+    let cat = ["-i", "hello", "-c", "proxy", "--", "cat"];
+    let (code, out, _) = podscope_exec(&sim, &cat, Some("abc\n")).await;
     assert_eq!((code, out.as_str()), (0, "abc\n"));
-    let (code, _, err) = run(
-        podscope,
-        &["exec", "--kubeconfig", &kc, "hello", "--", "sh"],
-        None,
-    )
-    .await;
+    let (code, _, err) = podscope_exec(&sim, &["hello", "--", "sh"], None).await;
     assert_eq!(code, 1);
     assert!(err.starts_with("error: Internal error occurred: Internal error occurred: error executing command in container:"), "{err}");
 
-    let kubectl = match kubectl_ws() {
-        Ok(k) => k,
-        Err(reason) => {
-            eprintln!("skipping the kubectl part: {reason}");
-            return;
-        }
+    let Some(kubectl) = Kubectl::or_skip() else {
+        return;
     };
-    let cache = tempfile::tempdir().expect("tempdir");
-    let cache_dir = cache.path().display().to_string();
-    let kargs = |extra: &[&str]| -> Vec<String> {
-        let mut v = vec![
-            "--kubeconfig".to_string(),
-            kc.clone(),
-            "--cache-dir".into(),
-            cache_dir.clone(),
-        ];
-        v.extend(extra.iter().map(|s| (*s).to_string()));
-        v
-    };
-    let a = kargs(&[
-        "exec",
-        "hello",
-        "-c",
-        "proxy",
-        "--",
-        "sh",
-        "-c",
-        "echo hi; exit 3",
-    ]);
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
-    let (code, out, err) = run(&kubectl, &a, None).await;
+    let (code, out, err) = kubectl
+        .run(&sim, &[&["exec"][..], &exit_3].concat(), None)
+        .await;
     assert_eq!(
         (code, out.as_str(), err.as_str()),
         (3, "hi\n", "command terminated with exit code 3\n")
     );
-    let a = kargs(&["exec", "hello", "--", "sh"]);
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
-    let (code, _, kerr) = run(&kubectl, &a, None).await;
+    let (code, _, kerr) = kubectl
+        .run(&sim, &["exec", "hello", "--", "sh"], None)
+        .await;
     let seed = Regex::new(r#"^error: Internal error occurred: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in \$PATH\n$"#).expect("regex");
     assert_eq!(code, 1);
     assert!(seed.is_match(&kerr), "{kerr}");
-    let a = kargs(&["exec", "-i", "hello", "-c", "proxy", "--", "cat"]);
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
-    let (code, out, err) = run(&kubectl, &a, Some("abc\n")).await;
+    let (code, out, err) = kubectl
+        .run(&sim, &[&["exec"][..], &cat].concat(), Some("abc\n"))
+        .await;
     assert_eq!((code, out.as_str()), (0, "abc\n"), "{err}");
 }

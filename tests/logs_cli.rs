@@ -1,58 +1,14 @@
 //! `podscope logs` against the simulator, refereed by real `kubectl logs`: the same stdout,
-//! stderr and exit code (`notes/protocols.md` §2.3), and `-f` following across a restart.
+//! stderr and exit code (`notes/protocols.md` §2.3); and the stream task behind the log pane
+//! (batches of lines, then the end with the server's reason). Following (`-f`) is in
+//! logs_follow.rs.
 
 mod common;
 
-use std::path::Path;
-use std::process::Stdio;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-use common::cluster::{case, kubectl, run as run_kubectl};
-use common::sim::start_frozen;
-use jiff::{SignedDuration, Timestamp};
-use k8s_openapi::api::core::v1::{
-    ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting,
-};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use podscope::sim::{LogLine, Simulator, load_fixture};
-use tokio::io::{AsyncBufReadExt, BufReader};
-
-/// Runs the podscope binary with the simulator's kubeconfig: (exit code, stdout, stderr).
-async fn podscope(sim: &Simulator, args: &[&str]) -> (i32, String, String) {
-    let out = tokio::time::timeout(
-        Duration::from_secs(60),
-        tokio::process::Command::new(env!("CARGO_BIN_EXE_podscope"))
-            .args(args)
-            .arg("--kubeconfig")
-            .arg(sim.kubeconfig_path())
-            .output(),
-    )
-    .await
-    .expect("podscope finishes within 60 s")
-    .expect("podscope runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn name_ns(dir: &Path) -> (String, String) {
-    let fx = load_fixture(dir).expect("fixture");
-    (
-        fx.pod.metadata.name.clone().expect("name"),
-        fx.pod.metadata.namespace.clone().expect("namespace"),
-    )
-}
-
-fn file_lines(dir: &Path, file: &str) -> Vec<String> {
-    std::fs::read_to_string(dir.join(file))
-        .expect("log file")
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
+use common::cluster::{case, file_lines, kubectl, name_ns, run as run_kubectl};
+use common::run::podscope;
+use common::sim::{client, start_frozen};
+use podscope::sim::Simulator;
 
 /// Runs the same `logs` arguments through podscope and kubectl and asserts identical stdout,
 /// stderr and success; returns podscope's (code, stdout, stderr). Without kubectl, only runs
@@ -207,180 +163,6 @@ async fn init_container_waiting_message() {
     sim.shutdown().await;
 }
 
-fn at(base: Timestamp, secs: i64) -> Timestamp {
-    base.checked_add(SignedDuration::from_secs(secs))
-        .expect("in range")
-}
-
-async fn wait_for(buf: &Arc<Mutex<Vec<String>>>, what: &str) {
-    let found = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            if buf.lock().expect("lock").iter().any(|l| l.contains(what)) {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await;
-    assert!(
-        found.is_ok(),
-        "{what:?} did not appear; got {:?}",
-        buf.lock().expect("lock")
-    );
-}
-
-fn collect(pipe: impl tokio::io::AsyncRead + Unpin + Send + 'static) -> Arc<Mutex<Vec<String>>> {
-    let buf = Arc::new(Mutex::new(Vec::new()));
-    let b = buf.clone();
-    tokio::spawn(async move {
-        let mut lines = BufReader::new(pipe).lines();
-        while let Ok(Some(l)) = lines.next_line().await {
-            b.lock().expect("lock").push(l);
-        }
-    });
-    buf
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn follow_survives_a_crash_loop_restart() {
-    let dir = case("29-");
-    let (name, ns) = name_ns(&dir);
-    let sim = start_frozen(std::slice::from_ref(&dir)).await;
-    let store = sim.store();
-    let pod = store.pod(&ns, &name).expect("pod");
-    let flaky = pod
-        .status
-        .as_ref()
-        .and_then(|s| s.container_statuses.as_ref())
-        .and_then(|l| l.iter().find(|c| c.name == "flaky"))
-        .expect("flaky status")
-        .clone();
-    let old_id = flaky.container_id.clone().expect("running containerID");
-    let new_id = "containerd://00000000000000000000000000000000000000000000000000000000000000f1";
-    let now = store.now();
-    let log = |id: &str, secs: i64, text: &str| {
-        store.append_log(
-            &ns,
-            &name,
-            id,
-            LogLine {
-                time: at(now, secs),
-                text: text.to_owned(),
-            },
-        );
-    };
-    log(&old_id, 1, "x1");
-    log(&old_id, 2, "x2");
-
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_podscope"))
-        .args([
-            "logs",
-            &name,
-            "-n",
-            &ns,
-            "-c",
-            "flaky",
-            "-f",
-            "--kubeconfig",
-        ])
-        .arg(sim.kubeconfig_path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("podscope starts");
-    let out = collect(child.stdout.take().expect("stdout"));
-    let err = collect(child.stderr.take().expect("stderr"));
-    wait_for(&out, "x2").await;
-
-    // The instance writes one more line, is OOMKilled after 45 s, and waits in CrashLoopBackOff.
-    log(&old_id, 3, "x3");
-    let started = flaky
-        .state
-        .as_ref()
-        .and_then(|s| s.running.as_ref())
-        .and_then(|r| r.started_at.clone())
-        .expect("startedAt")
-        .0;
-    let terminated = ContainerStateTerminated {
-        exit_code: 137,
-        reason: Some("OOMKilled".into()),
-        started_at: Some(Time(started)),
-        finished_at: Some(Time(at(started, 45))),
-        container_id: Some(old_id.clone()),
-        ..Default::default()
-    };
-    let set = |f: &dyn Fn(&mut k8s_openapi::api::core::v1::ContainerStatus)| {
-        store
-            .update_pod(&ns, &name, |p| {
-                let l = p
-                    .status
-                    .as_mut()
-                    .and_then(|s| s.container_statuses.as_mut());
-                if let Some(c) = l.and_then(|l| l.iter_mut().find(|c| c.name == "flaky")) {
-                    f(c);
-                }
-            })
-            .expect("pod updated");
-    };
-    set(&|c| {
-        c.ready = false;
-        c.last_state = Some(ContainerState {
-            terminated: Some(terminated.clone()),
-            ..Default::default()
-        });
-        c.state = Some(ContainerState {
-            waiting: Some(ContainerStateWaiting {
-                reason: Some("CrashLoopBackOff".into()),
-                message: Some(format!(
-                    "back-off 40s restarting failed container=flaky pod={name}_{ns}(uid)"
-                )),
-            }),
-            ..Default::default()
-        });
-    });
-    wait_for(&out, "x3").await;
-    tokio::time::sleep(Duration::from_secs(3)).await;
-
-    // The new instance starts and writes.
-    log(new_id, 60, "n1");
-    log(new_id, 61, "n2");
-    set(&|c| {
-        c.restart_count = 4;
-        c.container_id = Some(new_id.to_owned());
-        c.state = Some(ContainerState {
-            running: Some(ContainerStateRunning {
-                started_at: Some(Time(at(now, 59))),
-            }),
-            ..Default::default()
-        });
-    });
-    wait_for(&out, "n2").await;
-    wait_for(&err, "restarted").await;
-
-    // Deleting the pod ends the command with 0.
-    store.delete_pod(&ns, &name).expect("deleted");
-    let status = tokio::time::timeout(Duration::from_secs(20), child.wait())
-        .await
-        .expect("podscope exits after the pod is deleted")
-        .expect("wait");
-    assert_eq!(status.code(), Some(0));
-    tokio::time::sleep(Duration::from_millis(100)).await;
-
-    let mut want = file_lines(&dir, "logs-current.txt");
-    want.extend(["x1", "x2", "x3", "n1", "n2"].map(str::to_owned));
-    assert_eq!(
-        *out.lock().expect("lock"),
-        want,
-        "every line exactly once, in order"
-    );
-    assert_eq!(
-        *err.lock().expect("lock"),
-        ["── restarted: OOMKilled, exit 137 (SIGKILL) after 45s, back-off 40s ──"]
-    );
-    sim.shutdown().await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stream_task_sends_batches_then_the_end() {
     use k8s_openapi::api::core::v1::Pod;
@@ -391,12 +173,7 @@ async fn stream_task_sends_batches_then_the_end() {
     let (name, ns) = name_ns(&dir);
     let want = file_lines(&dir, "logs-previous.txt");
     let sim = start_frozen(std::slice::from_ref(&dir)).await;
-    let kc = kube::config::Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig");
-    let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
-        .await
-        .expect("config");
-    let api: kube::Api<Pod> =
-        kube::Api::namespaced(kube::Client::try_from(cfg).expect("client"), &ns);
+    let api: kube::Api<Pod> = kube::Api::namespaced(client(&sim).await, &ns);
     let (tx, mut rx) = tokio::sync::mpsc::channel(16);
     let spec = |stream, previous| StreamSpec {
         stream,

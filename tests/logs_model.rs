@@ -2,13 +2,12 @@
 //! §2.5), escape neutralisation, the bounded buffer, resume de-duplication and restart markers
 //! (case 04's `lastState`), plus the line splitter on in-memory bodies.
 
-use std::path::Path;
+mod common;
+
 use std::time::Duration;
 
 use jiff::Timestamp;
-use k8s_openapi::api::core::v1::Pod;
 use podscope::cluster::logs::LineBatcher;
-use podscope::model::PodSummary;
 use podscope::model::log::{
     CriStream, DEFAULT_LOG_LINES, LineKind, LogBuffer, LogLine, display_truncate, parse_cri,
     parse_line, split_timestamp, terminal_safe, timestamp_token,
@@ -210,25 +209,10 @@ fn tracker_counts_tokens_without_parsing_each() {
     assert_eq!(tr.point().map(|p| p.lines_at_last_ts), Some(3));
 }
 
-fn case_pod(prefix: &str) -> Pod {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/cases");
-    let dir = std::fs::read_dir(&root)
-        .expect("cases")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
-        })
-        .expect("case dir");
-    serde_json::from_str(&std::fs::read_to_string(dir.join("pod.json")).expect("pod.json"))
-        .expect("pod json")
-}
-
 #[test]
 fn restart_marker_from_case_04() {
     // expected.md: lastState.terminated OOMKilled, exitCode 137, ran 45 s; back-off 2m40s.
-    let pod = PodSummary::from_pod(&case_pod("04-"));
+    let pod = common::cases::pod("04-crashloop-oomkilled-jvm");
     let c = pod.container("coord").expect("coord");
     let last = c.last_state.as_ref().expect("lastState.terminated");
     let backoff = c.backoff.as_ref().map(|b| b.delay);
@@ -250,7 +234,7 @@ fn restart_marker_from_case_04() {
 #[test]
 fn restart_marker_from_case_01_exit_1() {
     // Case 01: a plain application error, no signal.
-    let pod = PodSummary::from_pod(&case_pod("01-"));
+    let pod = common::cases::pod("01-crashloop-exit1-db");
     let c = &pod.containers[0];
     let last = c.last_state.as_ref().expect("lastState.terminated");
     let m = restart_marker(last, None);

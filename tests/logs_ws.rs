@@ -1,39 +1,25 @@
 //! `pods/log` over a WebSocket upgrade against the in-process simulator (HTTPS with its CA and
 //! bearer token): `podscope logs --log-transport websocket` prints exactly what the HTTP
-//! transport prints, errors keep the kubelet's message and exit code 1, `-f` follows a dynamic
-//! pod across restarts, and at the protocol level both subprotocols (`binary.k8s.io` binary
-//! frames, `base64.binary.k8s.io` base64 text frames) carry the exact log bytes and end with a
-//! close frame 1000.
+//! transport prints, errors keep the kubelet's message and exit code 1, at the protocol level
+//! both subprotocols (`binary.k8s.io` binary frames, `base64.binary.k8s.io` base64 text frames)
+//! carry the exact log bytes and end with a close frame 1000, and the log pane's stream yields
+//! the same lines over either transport. Following (`-f`) is in logs_follow.rs.
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::sync::{Arc, Mutex};
+use std::path::Path;
 use std::time::Duration;
 
 use base64::Engine as _;
+use common::cluster::{case, file_lines, name_ns};
+use common::run::podscope_bytes as podscope;
 use futures::StreamExt as _;
-use podscope::sim::{SimClock, SimConfig, Simulator, load_fixture, parse_scenario};
+use podscope::sim::{SimClock, SimConfig, Simulator, load_fixture};
 
 use rustls::pki_types::ServerName;
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{self, Message};
-
-fn case(prefix: &str) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/cases");
-    std::fs::read_dir(&root)
-        .expect("cases")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
-        })
-        .expect("case exists")
-}
 
 /// An HTTPS simulator (the default) serving `dir`, its clock frozen at the snapshot time.
 async fn start_https(dir: &Path) -> Simulator {
@@ -45,35 +31,6 @@ async fn start_https(dir: &Path) -> Simulator {
     })
     .await
     .expect("simulator starts")
-}
-
-fn name_ns(dir: &Path) -> (String, String) {
-    let fx = load_fixture(dir).expect("fixture");
-    (
-        fx.pod.metadata.name.clone().expect("name"),
-        fx.pod.metadata.namespace.clone().expect("namespace"),
-    )
-}
-
-/// Runs the podscope binary with the simulator's kubeconfig: (exit code, stdout, stderr).
-async fn podscope(sim: &Simulator, args: &[&str]) -> (i32, Vec<u8>, String) {
-    let out = tokio::time::timeout(
-        Duration::from_secs(60),
-        tokio::process::Command::new(env!("CARGO_BIN_EXE_podscope"))
-            .args(args)
-            .arg("--kubeconfig")
-            .arg(sim.kubeconfig_path())
-            .env_remove("KUBECONFIG")
-            .output(),
-    )
-    .await
-    .expect("podscope finishes within 60 s")
-    .expect("podscope runs");
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -138,10 +95,6 @@ async fn websocket_errors_keep_the_kubelet_message_and_exit_code() {
 
 // ---- the protocol, with a raw tokio-tungstenite client ----
 
-fn tls(sim: &Simulator) -> tokio_rustls::TlsConnector {
-    common::sim::connector(sim)
-}
-
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_rustls::client::TlsStream<tokio::net::TcpStream>>;
 
@@ -169,7 +122,10 @@ async fn ws_get(
         .await
         .expect("connects");
     let name = ServerName::try_from("127.0.0.1").expect("name");
-    let stream = tls(sim).connect(name, tcp).await.expect("TLS handshake");
+    let stream = common::sim::connector(sim)
+        .connect(name, tcp)
+        .await
+        .expect("TLS handshake");
     tokio_tungstenite::client_async(req, stream).await
 }
 
@@ -265,127 +221,6 @@ async fn both_subprotocols_carry_the_exact_bytes_and_close_1000() {
     sim.shutdown().await;
 }
 
-// ---- following a dynamic pod ----
-
-fn collect(pipe: impl tokio::io::AsyncRead + Unpin + Send + 'static) -> Arc<Mutex<Vec<String>>> {
-    let buf = Arc::new(Mutex::new(Vec::new()));
-    let b = buf.clone();
-    tokio::spawn(async move {
-        let mut lines = BufReader::new(pipe).lines();
-        while let Ok(Some(l)) = lines.next_line().await {
-            b.lock().expect("lock").push(l);
-        }
-    });
-    buf
-}
-
-/// The dynamic simulator's OOMKilled JVM (OOMKilled 45 s after each start) at 20× real time:
-/// `podscope logs -f --log-transport websocket` prints every instance's lines once, with the
-/// restart marker on stderr between them.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn follow_over_websocket_survives_restarts() {
-    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios/oomkilled.yaml");
-    let text = std::fs::read_to_string(&scenario).expect("scenario");
-    let pods = parse_scenario("oomkilled.yaml", &text).expect("parses");
-    let sim_log: Vec<String> = pods[0].spec.as_ref().expect("spec").containers[0]
-        .env
-        .iter()
-        .flatten()
-        .find(|e| e.name == "SIM_LOG")
-        .and_then(|e| e.value.clone())
-        .expect("SIM_LOG")
-        .lines()
-        .map(str::to_owned)
-        .collect();
-    let start = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(2);
-    let sim = Simulator::start(SimConfig {
-        clock: SimClock::scaled(start, 20.0),
-        scenarios: vec![scenario],
-        ..SimConfig::default()
-    })
-    .await
-    .expect("simulator starts");
-    assert!(sim.url().starts_with("https://"));
-    // As kubectl, `logs` refuses a container that has not started yet (ContainerCreating).
-    let store = sim.store();
-    let running = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            let started = store
-                .pod("default", "coord-2")
-                .and_then(|p| p.status)
-                .and_then(|s| s.container_statuses)
-                .is_some_and(|c| {
-                    c.iter()
-                        .any(|c| c.state.as_ref().is_some_and(|s| s.running.is_some()))
-                });
-            if started {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    })
-    .await;
-    assert!(running.is_ok(), "coord-2 did not start");
-
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_podscope"))
-        .args([
-            "logs",
-            "coord-2",
-            "-n",
-            "default",
-            "-f",
-            "--log-transport",
-            "websocket",
-        ])
-        .arg("--kubeconfig")
-        .arg(sim.kubeconfig_path())
-        .env_remove("KUBECONFIG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("podscope starts");
-    let out = collect(child.stdout.take().expect("stdout"));
-    let err = collect(child.stderr.take().expect("stderr"));
-    let marker = "── restarted: OOMKilled, exit 137 (SIGKILL) after 45s";
-    let waited = tokio::time::timeout(Duration::from_secs(60), async {
-        loop {
-            let markers = err
-                .lock()
-                .expect("lock")
-                .iter()
-                .filter(|l| l.starts_with(marker))
-                .count();
-            if markers >= 2 && out.lock().expect("lock").len() >= 2 * sim_log.len() {
-                return;
-            }
-            if let Ok(Some(status)) = child.try_wait() {
-                panic!(
-                    "podscope exited early with {status}: {:?}",
-                    err.lock().expect("lock")
-                );
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await;
-    let _ = child.start_kill();
-    let _ = child.wait().await;
-    assert!(
-        waited.is_ok(),
-        "two restarts not seen; stdout {:?}, stderr {:?}",
-        out.lock().expect("lock"),
-        err.lock().expect("lock")
-    );
-    let out = out.lock().expect("lock").clone();
-    // Two complete instances, each exactly its SIM_LOG lines once, in order.
-    assert_eq!(out[..sim_log.len()], sim_log[..]);
-    assert_eq!(out[sim_log.len()..2 * sim_log.len()], sim_log[..]);
-    let err = err.lock().expect("lock").clone();
-    assert!(err[0].starts_with(marker), "{err:?}");
-    sim.shutdown().await;
-}
-
 // ---- the TUI log pane's path: Session → stream task ----
 
 /// The log pane's stream (what `podscope attach --log-transport websocket` spawns) yields the
@@ -393,8 +228,8 @@ async fn follow_over_websocket_survives_restarts() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn session_streams_over_websocket_like_http() {
     use podscope::app::{Cmd, Msg};
+    use podscope::cluster::Session;
     use podscope::cluster::logs_ws::LogTransport;
-    use podscope::cluster::{ConnectOptions, Session, connect};
 
     let dir = case("01-");
     let (name, ns) = name_ns(&dir);
@@ -409,16 +244,7 @@ async fn session_streams_over_websocket_like_http() {
         .clone();
     let mut got = Vec::new();
     for transport in [LogTransport::Http, LogTransport::Websocket] {
-        let target = connect(
-            &ConnectOptions {
-                kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
-                context: None,
-                namespace: Some(ns.clone()),
-            },
-            &name,
-        )
-        .await
-        .expect("connects");
+        let target = common::sim::target(&sim, &ns, &name).await;
         let (tx, mut rx) = tokio::sync::mpsc::channel(1024);
         let mut session = Session::start(target, tx)
             .with_log_transport(transport)
@@ -467,11 +293,7 @@ async fn session_streams_over_websocket_like_http() {
         session.execute(&Cmd::Quit);
         got.push(lines);
     }
-    let want: Vec<String> = std::fs::read_to_string(dir.join("logs-previous.txt"))
-        .expect("logs-previous.txt")
-        .lines()
-        .map(str::to_owned)
-        .collect();
+    let want = file_lines(&dir, "logs-previous.txt");
     let texts = |l: &[podscope::model::log::LogLine]| -> Vec<String> {
         l.iter().map(|l| l.text.clone()).collect()
     };

@@ -7,7 +7,7 @@ use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{Event, Pod};
 use podscope::model::event::sort_newest_first;
 use podscope::model::{BackoffSource, ContainerKind, ContainerState, EventSummary, PodSummary};
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn case_file(case: &str, file: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -40,21 +40,32 @@ fn ts(s: &str) -> Timestamp {
     s.parse().expect("valid timestamp")
 }
 
-#[test]
-fn kubelet_order_kinds_and_orphan_statuses() {
-    let pod: Pod = serde_json::from_value(json!({
+/// `default/web` with a container of every kind: init `migrate`, native sidecar `proxy`, the main
+/// container `app` and ephemeral `debugger`; and `status`.
+fn every_kind_pod(app: Value, status: Value) -> Pod {
+    serde_json::from_value(json!({
         "metadata": {"name": "web", "namespace": "default", "uid": "u1"},
         "spec": {
             "initContainers": [
                 {"name": "migrate", "image": "m"},
                 {"name": "proxy", "image": "p", "restartPolicy": "Always"},
             ],
-            "containers": [{"name": "app", "image": "a", "command": ["/app"], "args": ["--port", "8080"],
-                "ports": [{"name": "http", "containerPort": 8080}, {"containerPort": 9090, "protocol": "UDP"}],
-                "resources": {"limits": {"memory": "512Mi"}}}],
+            "containers": [app],
             "ephemeralContainers": [{"name": "debugger", "image": "busybox"}],
         },
-        "status": {
+        "status": status,
+    }))
+    .expect("pod")
+}
+
+#[test]
+fn kubelet_order_kinds_and_orphan_statuses() {
+    let app = json!({"name": "app", "image": "a", "command": ["/app"], "args": ["--port", "8080"],
+        "ports": [{"name": "http", "containerPort": 8080}, {"containerPort": 9090, "protocol": "UDP"}],
+        "resources": {"limits": {"memory": "512Mi"}}});
+    let pod = every_kind_pod(
+        app,
+        json!({
             "phase": "Running",
             "initContainerStatuses": [
                 {"name": "proxy", "image": "p", "imageID": "", "ready": true, "restartCount": 0, "started": true,
@@ -71,9 +82,8 @@ fn kubelet_order_kinds_and_orphan_statuses() {
                 {"name": "debugger", "image": "busybox", "imageID": "", "ready": false, "restartCount": 0,
                  "state": {"waiting": {"reason": "ContainerCreating"}}},
             ],
-        },
-    }))
-    .expect("pod");
+        }),
+    );
     let s = PodSummary::from_pod(&pod);
     let order: Vec<(&str, ContainerKind)> = s
         .containers
@@ -306,19 +316,10 @@ fn event_fallbacks_and_sorting() {
 /// no once the pod's phase is final.
 #[test]
 fn will_restart_by_kind_policy_and_phase() {
-    let pod: Pod = serde_json::from_value(json!({
-        "metadata": {"name": "web", "namespace": "default", "uid": "u1"},
-        "spec": {
-            "initContainers": [
-                {"name": "migrate", "image": "m"},
-                {"name": "proxy", "image": "p", "restartPolicy": "Always"},
-            ],
-            "containers": [{"name": "app", "image": "a"}],
-            "ephemeralContainers": [{"name": "debugger", "image": "busybox"}],
-        },
-        "status": {"phase": "Running"},
-    }))
-    .expect("pod");
+    let pod = every_kind_pod(
+        json!({"name": "app", "image": "a"}),
+        json!({"phase": "Running"}),
+    );
     let mut s = PodSummary::from_pod(&pod);
     let got = |s: &PodSummary, name: &str, code: i32| {
         s.will_restart(s.container(name).expect(name), code)

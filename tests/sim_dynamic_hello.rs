@@ -7,8 +7,8 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::cluster::{kubectl, run, spawn};
-use common::sim::{all_ready, scenario, settle, start_dynamic as start, wait_pod};
+use common::cluster::{run, run_file, spawn};
+use common::sim::{all_ready, scenario, settle, start_dynamic_for_kubectl, wait_pod};
 use jiff::Timestamp;
 
 /// The seed's `kubectl describe pod hello` container and condition sections (verbatim, already
@@ -139,19 +139,12 @@ fn events(text: &str) -> Vec<(String, String, String)> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn describe_then_delete_hello_as_the_seed_shows() {
-    if kubectl().is_none() {
+    let Some((sim, cache)) = start_dynamic_for_kubectl(10.0).await else {
         return;
-    }
-    let sim = start(10.0).await;
+    };
     let store = sim.store();
-    let cache = tempfile::tempdir().expect("tempdir");
     let path = scenario("hello.yaml");
-    let (ok, _, err) = run(
-        &sim,
-        cache.path(),
-        &["apply", "-f", &path.to_string_lossy()],
-    )
-    .await;
+    let (ok, _, err) = run_file(&sim, cache.path(), "apply", &path).await;
     assert!(ok, "apply: {err}");
     wait_pod(&store, "hello", 20, all_ready).await;
 

@@ -5,9 +5,11 @@
 
 mod common;
 
-use common::cluster::{finish, kubectl, run, spawn};
+use common::cluster::{finish, run, run_file, spawn};
 use common::kubelet::{SEED_CRASH_WATCH, SEED_HELLO_WATCH, dedup, seed_rows};
-use common::sim::{all_ready, scenario, settle, start_dynamic as start, wait_pod};
+use common::sim::{
+    all_ready, scenario, settle, start_dynamic_for_kubectl, wait_pod, waiting_reason,
+};
 use regex::Regex;
 use serde_json::Value;
 
@@ -19,32 +21,25 @@ fn restart_count(p: &k8s_openapi::api::core::v1::Pod) -> i32 {
         .map_or(0, |c| c.restart_count)
 }
 
-fn waiting_reason(p: &k8s_openapi::api::core::v1::Pod) -> Option<String> {
-    p.status
-        .as_ref()
-        .and_then(|s| s.container_statuses.as_ref())
-        .and_then(|v| v.first())
-        .and_then(|c| c.state.as_ref())
-        .and_then(|s| s.waiting.as_ref())
-        .and_then(|w| w.reason.clone())
+/// `kubectl get pod crash -o jsonpath=TEMPLATE` against `sim`: (success, stdout, stderr).
+async fn crash_jsonpath(
+    sim: &podscope::sim::Simulator,
+    cache: &std::path::Path,
+    template: &str,
+) -> (bool, String, String) {
+    let output = format!("jsonpath={template}");
+    run(sim, cache, &["get", "pod", "crash", "-o", &output]).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
-    if kubectl().is_none() {
+    let Some((sim, cache)) = start_dynamic_for_kubectl(10.0).await else {
         return;
-    }
-    let sim = start(10.0).await;
-    let cache = tempfile::tempdir().expect("tempdir");
+    };
     let watch = spawn(&sim, cache.path(), &["get", "pods", "-w"]);
     settle().await;
     let path = scenario("hello.yaml");
-    let (ok, out, err) = run(
-        &sim,
-        cache.path(),
-        &["apply", "-f", &path.to_string_lossy()],
-    )
-    .await;
+    let (ok, out, err) = run_file(&sim, cache.path(), "apply", &path).await;
     assert!(ok, "kubectl apply failed: {err}");
     assert_eq!(out.trim(), "pod/hello created");
     wait_pod(&sim.store(), "hello", 20, all_ready).await;
@@ -56,12 +51,7 @@ async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
         "kubectl get -w printed:\n{printed}"
     );
     // Re-applying the same manifest is a no-op.
-    let (ok, out, err) = run(
-        &sim,
-        cache.path(),
-        &["apply", "-f", &path.to_string_lossy()],
-    )
-    .await;
+    let (ok, out, err) = run_file(&sim, cache.path(), "apply", &path).await;
     assert!(ok, "re-apply failed: {err}");
     assert_eq!(out.trim(), "pod/hello unchanged");
     // A real change (one more label) is sent as a strategic merge patch that leaves the
@@ -80,12 +70,7 @@ async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
         (&changed, "pod/hello unchanged", Some("web")),
         (&path, "pod/hello configured", None),
     ] {
-        let (ok, out, err) = run(
-            &sim,
-            cache.path(),
-            &["apply", "-f", &file.to_string_lossy()],
-        )
-        .await;
+        let (ok, out, err) = run_file(&sim, cache.path(), "apply", file).await;
         assert!(ok, "apply {}: {err}", file.display());
         assert_eq!(out.trim(), printed, "apply {}", file.display());
         let pod = sim.store().pod("default", "hello").expect("hello exists");
@@ -110,43 +95,30 @@ async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn crash_pod_loops_with_the_seed_rows_backoffs_logs_and_last_state() {
-    if kubectl().is_none() {
+    let Some((sim, cache)) = start_dynamic_for_kubectl(10.0).await else {
         return;
-    }
-    let sim = start(10.0).await;
+    };
     let store = sim.store();
-    let cache = tempfile::tempdir().expect("tempdir");
     let table = spawn(&sim, cache.path(), &["get", "pods", "-w"]);
     let json = spawn(&sim, cache.path(), &["get", "pods", "-w", "-o", "json"]);
     settle().await;
     let path = scenario("crash.yaml");
-    let (ok, out, err) = run(
-        &sim,
-        cache.path(),
-        &["create", "-f", &path.to_string_lossy()],
-    )
-    .await;
+    let (ok, out, err) = run_file(&sim, cache.path(), "create", &path).await;
     assert!(ok, "kubectl create failed: {err}");
     assert_eq!(out.trim(), "pod/crash created");
 
     // Quiet moment: third restart crashed, now waiting out the 40 s back-off (4 s real).
     let pod = wait_pod(&store, "crash", 30, |p| {
-        restart_count(p) == 3 && waiting_reason(p).as_deref() == Some("CrashLoopBackOff")
+        restart_count(p) == 3 && waiting_reason(p, "hello").as_deref() == Some("CrashLoopBackOff")
     })
     .await;
     let uid = pod.metadata.uid.clone().expect("uid");
 
     // The waiting message carries the current back-off (protocols.md §5.1).
-    let (ok, msg, err) = run(
+    let (ok, msg, err) = crash_jsonpath(
         &sim,
         cache.path(),
-        &[
-            "get",
-            "pod",
-            "crash",
-            "-o",
-            "jsonpath={.status.containerStatuses[0].state.waiting.message}",
-        ],
+        "{.status.containerStatuses[0].state.waiting.message}",
     )
     .await;
     assert!(ok, "{err}");
@@ -167,16 +139,10 @@ async fn crash_pod_loops_with_the_seed_rows_backoffs_logs_and_last_state() {
     assert!(line.is_match(lines[0]), "{logs}");
 
     // lastState as in the seed: terminated, exitCode 1, reason Error, containerID, times.
-    let (ok, last, err) = run(
+    let (ok, last, err) = crash_jsonpath(
         &sim,
         cache.path(),
-        &[
-            "get",
-            "pod",
-            "crash",
-            "-o",
-            "jsonpath={.status.containerStatuses[0].lastState}",
-        ],
+        "{.status.containerStatuses[0].lastState}",
     )
     .await;
     assert!(ok, "{err}");

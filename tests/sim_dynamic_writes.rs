@@ -5,35 +5,23 @@
 
 mod common;
 
-use common::cluster::{kubectl, run};
-use common::sim::{request, scenario, start_dynamic as start, wait_pod};
-
-fn waiting(p: &k8s_openapi::api::core::v1::Pod, container: &str) -> Option<String> {
-    p.status
-        .as_ref()
-        .and_then(|s| s.container_statuses.as_ref())
-        .and_then(|v| v.iter().find(|c| c.name == container))
-        .and_then(|c| c.state.as_ref())
-        .and_then(|s| s.waiting.as_ref())
-        .and_then(|w| w.reason.clone())
-}
+use common::cluster::{run, run_file};
+use common::sim::{request, scenario, start_dynamic_for_kubectl, wait_pod, waiting_reason};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logs_of_live_pods_use_the_kubelet_messages() {
-    if kubectl().is_none() {
-        return;
-    }
     // Slow clock (0.2×): ContainerCreating lasts 1 virtual second = 5 s real.
-    let sim = start(0.2).await;
+    let Some((sim, cache)) = start_dynamic_for_kubectl(0.2).await else {
+        return;
+    };
     let store = sim.store();
-    let cache = tempfile::tempdir().expect("tempdir");
     for f in ["hello.yaml", "crash.yaml"] {
         let p = scenario(f);
-        let (ok, _, err) = run(&sim, cache.path(), &["create", "-f", &p.to_string_lossy()]).await;
+        let (ok, _, err) = run_file(&sim, cache.path(), "create", &p).await;
         assert!(ok, "create {f}: {err}");
     }
     wait_pod(&store, "crash", 20, |p| {
-        waiting(p, "hello").as_deref() == Some("ContainerCreating")
+        waiting_reason(p, "hello").as_deref() == Some("ContainerCreating")
     })
     .await;
     let (ok, _, err) = run(&sim, cache.path(), &["logs", "crash"]).await;
@@ -43,7 +31,7 @@ async fn logs_of_live_pods_use_the_kubelet_messages() {
         "Error from server (BadRequest): container \"hello\" in pod \"crash\" is waiting to start: ContainerCreating"
     );
     wait_pod(&store, "hello", 20, |p| {
-        waiting(p, "hello").as_deref() == Some("PodInitializing")
+        waiting_reason(p, "hello").as_deref() == Some("PodInitializing")
     })
     .await;
     let (ok, _, err) = run(&sim, cache.path(), &["logs", "hello"]).await;
@@ -63,17 +51,15 @@ async fn logs_of_live_pods_use_the_kubelet_messages() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn patch_replace_conflict_and_bad_bodies() {
-    if kubectl().is_none() {
+    let Some((sim, cache)) = start_dynamic_for_kubectl(1.0).await else {
         return;
-    }
-    let sim = start(1.0).await;
+    };
     let store = sim.store();
-    let cache = tempfile::tempdir().expect("tempdir");
     let dir = cache.path();
     let p = scenario("crash.yaml");
-    let (ok, _, err) = run(&sim, dir, &["create", "-f", &p.to_string_lossy()]).await;
+    let (ok, _, err) = run_file(&sim, dir, "create", &p).await;
     assert!(ok, "{err}");
-    let (ok, _, err) = run(&sim, dir, &["create", "-f", &p.to_string_lossy()]).await;
+    let (ok, _, err) = run_file(&sim, dir, "create", &p).await;
     assert!(!ok);
     assert!(
         err.contains("Error from server (AlreadyExists)")
@@ -118,7 +104,7 @@ async fn patch_replace_conflict_and_bad_bodies() {
     // The object read before the label is stale now.
     let stale = dir.join("stale.json");
     std::fs::write(&stale, old).expect("write");
-    let (ok, _, err) = run(&sim, dir, &["replace", "-f", &stale.to_string_lossy()]).await;
+    let (ok, _, err) = run_file(&sim, dir, "replace", &stale).await;
     assert!(!ok);
     assert!(
         err.contains("Error from server (Conflict)")

@@ -4,9 +4,16 @@
 mod common;
 
 use common::cases::expected;
-use common::cluster::{case, case_dirs, case_name, kubectl, run as run_kubectl};
+use std::path::Path;
+
+use common::cluster::{case, case_dirs, case_name, kubectl, name_ns, run as run_kubectl};
 use common::sim::start_frozen;
-use podscope::sim::load_fixture;
+use podscope::sim::{Simulator, load_fixture};
+
+/// `kubectl get pod NAME -n NS --no-headers` against `sim`: (success, stdout, stderr).
+async fn get_row(sim: &Simulator, cache: &Path, name: &str, ns: &str) -> (bool, String, String) {
+    run_kubectl(sim, cache, &["get", "pod", name, "-n", ns, "--no-headers"]).await
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kubectl_get_pod_matches_expected_for_every_case() {
@@ -31,12 +38,7 @@ async fn kubectl_get_pod_matches_expected_for_every_case() {
             .clone()
             .unwrap_or_else(|| "default".into());
         let sim = start_frozen(std::slice::from_ref(dir)).await;
-        let (ok, out, err) = run_kubectl(
-            &sim,
-            cache.path(),
-            &["get", "pod", &name, "-n", &ns, "--no-headers"],
-        )
-        .await;
+        let (ok, out, err) = get_row(&sim, cache.path(), &name, &ns).await;
         sim.shutdown().await;
         assert!(ok, "{}: kubectl failed: {err}", dir.display());
         let tokens: Vec<&str> = out.split_whitespace().collect();
@@ -73,9 +75,7 @@ async fn shift_to_now_with_real_clock_looks_like_the_snapshot() {
         return;
     }
     let dir = case("01-");
-    let fx = load_fixture(&dir).expect("fixture loads");
-    let name = fx.pod.metadata.name.clone().expect("pod name");
-    let ns = fx.pod.metadata.namespace.clone().expect("namespace");
+    let (name, ns) = name_ns(&dir);
     let sim = podscope::sim::Simulator::start(podscope::sim::SimConfig {
         fixtures: vec![dir.clone()],
         shift_to_now: true,
@@ -84,12 +84,7 @@ async fn shift_to_now_with_real_clock_looks_like_the_snapshot() {
     .await
     .expect("starts");
     let cache = tempfile::tempdir().expect("tempdir");
-    let (ok, out, err) = run_kubectl(
-        &sim,
-        cache.path(),
-        &["get", "pod", &name, "-n", &ns, "--no-headers"],
-    )
-    .await;
+    let (ok, out, err) = get_row(&sim, cache.path(), &name, &ns).await;
     sim.shutdown().await;
     assert!(ok, "{err}");
     let age = expected(&case_name(&dir)).age;

@@ -3,18 +3,26 @@
 
 mod common;
 
-use common::cluster::{case, kubectl, run as run_kubectl};
+use common::cluster::{case, file_lines, kubectl, name_ns, run as run_kubectl};
 use common::sim::{raw_get, start_frozen};
+use k8s_openapi::api::core::v1::ContainerStatus;
 use podscope::sim::load_fixture;
 use regex::Regex;
 use serde_json::Value;
 
-fn file_lines(dir: &std::path::Path, file: &str) -> Vec<String> {
-    std::fs::read_to_string(dir.join(file))
-        .expect("log file")
-        .lines()
-        .map(str::to_string)
-        .collect()
+/// The name of the first of `statuses` that has (`terminated`) or has not a
+/// `lastState.terminated`.
+fn first_with_last_terminated(statuses: &[ContainerStatus], terminated: bool) -> Option<String> {
+    statuses
+        .iter()
+        .find(|s| {
+            s.last_state
+                .as_ref()
+                .and_then(|l| l.terminated.as_ref())
+                .is_some()
+                == terminated
+        })
+        .map(|s| s.name.clone())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -24,11 +32,7 @@ async fn kubectl_logs_previous_prints_the_previous_run() {
         return;
     }
     let dir = case("01-");
-    let fx = load_fixture(&dir).expect("fixture");
-    let (ns, name) = (
-        fx.pod.metadata.namespace.clone().expect("ns"),
-        fx.pod.metadata.name.clone().expect("name"),
-    );
+    let (name, ns) = name_ns(&dir);
     let sim = start_frozen(std::slice::from_ref(&dir)).await;
     let cache = tempfile::tempdir().expect("tempdir");
     let want = file_lines(&dir, "logs-previous.txt");
@@ -76,36 +80,17 @@ async fn kubectl_logs_previous_prints_the_previous_run() {
 async fn log_errors_use_the_exact_kubelet_and_apiserver_messages() {
     let dir = case("29-");
     let fx = load_fixture(&dir).expect("fixture");
-    let (ns, name) = (
-        fx.pod.metadata.namespace.clone().expect("ns"),
-        fx.pod.metadata.name.clone().expect("name"),
-    );
+    let (name, ns) = name_ns(&dir);
     let statuses = fx
         .pod
         .status
         .as_ref()
         .and_then(|s| s.container_statuses.clone())
         .expect("statuses");
-    let never_restarted = statuses
-        .iter()
-        .find(|s| {
-            s.last_state
-                .as_ref()
-                .and_then(|l| l.terminated.as_ref())
-                .is_none()
-        })
-        .map(|s| s.name.clone())
+    let never_restarted = first_with_last_terminated(&statuses, false)
         .expect("a container without lastState.terminated");
-    let restarted = statuses
-        .iter()
-        .find(|s| {
-            s.last_state
-                .as_ref()
-                .and_then(|l| l.terminated.as_ref())
-                .is_some()
-        })
-        .map(|s| s.name.clone())
-        .expect("a container with lastState.terminated");
+    let restarted =
+        first_with_last_terminated(&statuses, true).expect("a container with lastState.terminated");
     let names: Vec<String> = fx
         .pod
         .spec
@@ -199,10 +184,7 @@ async fn waiting_container_reports_why() {
     }
     let dir = case("13-");
     let fx = load_fixture(&dir).expect("fixture");
-    let (ns, name) = (
-        fx.pod.metadata.namespace.clone().expect("ns"),
-        fx.pod.metadata.name.clone().expect("name"),
-    );
+    let (name, ns) = name_ns(&dir);
     let status = &fx
         .pod
         .status

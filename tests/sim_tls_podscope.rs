@@ -31,6 +31,18 @@ fn one_line_error(out: &Output) -> String {
     err
 }
 
+/// `podscope --once` against the case on a simulator denying `deny`: exit code 2 and a one-line
+/// error; returns the error, the namespace and the pod's name.
+async fn once_refused(deny: &[(&str, &str)]) -> (String, String, String) {
+    let (sim, exp, ns) = start(deny).await;
+    let out = tokio::task::block_in_place(|| {
+        podscope_once(sim.kubeconfig_path(), &ns, &exp.name, exp.now)
+    });
+    sim.shutdown().await;
+    assert_eq!(out.status.code(), Some(2), "exit code");
+    (one_line_error(&out), ns, exp.name)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn once_json_over_https_with_the_written_kubeconfig() {
     let (sim, exp, ns) = start(&[]).await;
@@ -75,12 +87,7 @@ async fn wrong_token_is_unauthorized_exit_2() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn denied_get_is_forbidden_exit_2() {
-    let (sim, exp, ns) = start(&[("get", "pods")]).await;
-    let out = tokio::task::block_in_place(|| {
-        podscope_once(sim.kubeconfig_path(), &ns, &exp.name, exp.now)
-    });
-    assert_eq!(out.status.code(), Some(2), "exit code");
-    let err = one_line_error(&out);
+    let (err, ns, name) = once_refused(&[("get", "pods")]).await;
     assert!(
         err.contains(&format!(
             "forbidden (403): cannot get pods in namespace \"{ns}\""
@@ -90,22 +97,15 @@ async fn denied_get_is_forbidden_exit_2() {
     // The server's own message, as kube-apiserver words it.
     assert!(
         err.contains(&format!(
-            "pods \"{}\" is forbidden: User \"podscope-sim\" cannot get resource \"pods\" in API group \"\" in the namespace \"{ns}\"",
-            exp.name
+            "pods \"{name}\" is forbidden: User \"podscope-sim\" cannot get resource \"pods\" in API group \"\" in the namespace \"{ns}\""
         )),
         "{err}"
     );
-    sim.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn denied_events_list_is_forbidden_exit_2() {
-    let (sim, exp, ns) = start(&[("list", "events")]).await;
-    let out = tokio::task::block_in_place(|| {
-        podscope_once(sim.kubeconfig_path(), &ns, &exp.name, exp.now)
-    });
-    assert_eq!(out.status.code(), Some(2), "exit code");
-    let err = one_line_error(&out);
+    let (err, ns, _) = once_refused(&[("list", "events")]).await;
     assert!(
         err.contains(&format!(
             "forbidden (403): cannot list events in namespace \"{ns}\""
@@ -116,7 +116,6 @@ async fn denied_events_list_is_forbidden_exit_2() {
         err.contains("events is forbidden: User \"podscope-sim\" cannot list resource \"events\""),
         "{err}"
     );
-    sim.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,35 +6,34 @@ mod common;
 
 use std::time::Duration;
 
-use common::cluster::{case, kubectl};
-use common::sim::{raw_get, start_frozen};
+use common::cluster::{case, kubectl, name_ns};
+use common::sim::{client, raw_get, start_frozen};
 use futures::StreamExt;
+use futures::stream::BoxStream;
 use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, Pod};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
-use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::Api;
 use kube::runtime::watcher::{self, Event};
-use kube::{Api, Client};
 use podscope::sim::{Simulator, load_fixture};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-async fn client(sim: &Simulator) -> Client {
-    let kc = Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig parses");
-    let cfg = kube::Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default())
-        .await
-        .expect("kube config");
-    Client::try_from(cfg).expect("client")
+/// The simulator serving case 01 (clock frozen at its snapshot), and its pod's namespace and name.
+async fn start_case01() -> (Simulator, String, String) {
+    let dir = case("01-");
+    let (name, ns) = name_ns(&dir);
+    (start_frozen(&[dir]).await, ns, name)
 }
 
-/// Case 01's pod: (namespace, name, first container name).
-fn case01() -> (String, String, String) {
-    let fx = load_fixture(&case("01-")).expect("fixture");
-    let ns = fx.pod.metadata.namespace.clone().expect("namespace");
-    let name = fx.pod.metadata.name.clone().expect("name");
-    let container = fx.pod.spec.as_ref().expect("spec").containers[0]
-        .name
-        .clone();
-    (ns, name, container)
+/// A kube-rs watcher with `cfg` on pod `ns/name` of `sim` (a field selector on the name).
+async fn watch_pod(
+    sim: &Simulator,
+    ns: &str,
+    name: &str,
+    cfg: watcher::Config,
+) -> BoxStream<'static, Result<Event<Pod>, watcher::Error>> {
+    let api: Api<Pod> = Api::namespaced(client(sim).await, ns);
+    watcher::watcher(api, cfg.fields(&format!("metadata.name={name}"))).boxed()
 }
 
 /// Marks the first container Running (it was waiting in CrashLoopBackOff).
@@ -69,9 +68,10 @@ fn waiting_reason(pod: &Pod) -> Option<String> {
         .clone()
 }
 
-async fn next_event<S>(stream: &mut S) -> Event<Pod>
+/// The watcher's next event (at most 10 s), which must not be an error.
+async fn next_event<K, S>(stream: &mut S) -> Event<K>
 where
-    S: futures::Stream<Item = Result<Event<Pod>, watcher::Error>> + Unpin,
+    S: futures::Stream<Item = Result<Event<K>, watcher::Error>> + Unpin,
 {
     tokio::time::timeout(Duration::from_secs(10), stream.next())
         .await
@@ -82,14 +82,8 @@ where
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kube_watcher_sees_update_pod() {
-    let (ns, name, _) = case01();
-    let sim = start_frozen(&[case("01-")]).await;
-    let api: Api<Pod> = Api::namespaced(client(&sim).await, &ns);
-    let mut stream = watcher::watcher(
-        api,
-        watcher::Config::default().fields(&format!("metadata.name={name}")),
-    )
-    .boxed();
+    let (sim, ns, name) = start_case01().await;
+    let mut stream = watch_pod(&sim, &ns, &name, watcher::Config::default()).await;
     assert!(matches!(next_event(&mut stream).await, Event::Init));
     match next_event(&mut stream).await {
         Event::InitApply(p) => assert_eq!(waiting_reason(&p).as_deref(), Some("CrashLoopBackOff")),
@@ -119,14 +113,8 @@ async fn kube_watcher_sees_update_pod() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stale_resource_version_gets_410_and_kube_watcher_relists() {
-    let (ns, name, _) = case01();
-    let sim = start_frozen(&[case("01-")]).await;
-    let api: Api<Pod> = Api::namespaced(client(&sim).await, &ns);
-    let mut stream = watcher::watcher(
-        api,
-        watcher::Config::default().fields(&format!("metadata.name={name}")),
-    )
-    .boxed();
+    let (sim, ns, name) = start_case01().await;
+    let mut stream = watch_pod(&sim, &ns, &name, watcher::Config::default()).await;
     assert!(matches!(next_event(&mut stream).await, Event::Init));
     assert!(matches!(next_event(&mut stream).await, Event::InitApply(_)));
     assert!(matches!(next_event(&mut stream).await, Event::InitDone));
@@ -178,8 +166,7 @@ async fn stale_resource_version_gets_410_and_kube_watcher_relists() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn watch_bookmarks_and_timeout() {
-    let (ns, name, _) = case01();
-    let sim = start_frozen(&[case("01-")]).await;
+    let (sim, ns, name) = start_case01().await;
     let rv = sim.store().resource_version();
     let raw = raw_get(
         &sim,
@@ -216,8 +203,7 @@ async fn kubectl_get_watch_shows_modified_status() {
         eprintln!("skipping: kubectl is not on PATH");
         return;
     };
-    let (ns, name, _) = case01();
-    let sim = start_frozen(&[case("01-")]).await;
+    let (sim, ns, name) = start_case01().await;
     let cache = tempfile::tempdir().expect("tempdir");
     let mut child = tokio::process::Command::new(bin)
         .arg("--kubeconfig")
@@ -261,13 +247,9 @@ async fn kubectl_get_watch_shows_modified_status() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streaming_list_watcher_gets_initial_events_and_end_bookmark() {
-    let (ns, name, _) = case01();
-    let sim = start_frozen(&[case("01-")]).await;
-    let api: Api<Pod> = Api::namespaced(client(&sim).await, &ns);
-    let cfg = watcher::Config::default()
-        .fields(&format!("metadata.name={name}"))
-        .streaming_lists();
-    let mut stream = watcher::watcher(api, cfg).boxed();
+    let (sim, ns, name) = start_case01().await;
+    let cfg = watcher::Config::default().streaming_lists();
+    let mut stream = watch_pod(&sim, &ns, &name, cfg).await;
     assert!(matches!(next_event(&mut stream).await, Event::Init));
     match next_event(&mut stream).await {
         Event::InitApply(p) => assert_eq!(p.metadata.name.as_deref(), Some(name.as_str())),
@@ -280,8 +262,7 @@ async fn streaming_list_watcher_gets_initial_events_and_end_bookmark() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn event_watch_honours_involved_object_selector() {
     use k8s_openapi::api::core::v1::{Event as CoreEvent, ObjectReference};
-    let (ns, name, _) = case01();
-    let sim = start_frozen(&[case("01-")]).await;
+    let (sim, ns, name) = start_case01().await;
     let api: Api<CoreEvent> = Api::namespaced(client(&sim).await, &ns);
     let uid = sim
         .store()
@@ -294,12 +275,7 @@ async fn event_watch_honours_involved_object_selector() {
     let mut stream = watcher::watcher(api, watcher::Config::default().fields(&selector)).boxed();
     let mut initial = 0;
     loop {
-        let ev = tokio::time::timeout(Duration::from_secs(10), stream.next())
-            .await
-            .expect("yields")
-            .expect("continues")
-            .expect("no error");
-        match ev {
+        match next_event(&mut stream).await {
             watcher::Event::Init => {}
             watcher::Event::InitApply(_) => initial += 1,
             watcher::Event::InitDone => break,
@@ -330,12 +306,7 @@ async fn event_watch_honours_involved_object_selector() {
     };
     sim.store().add_event(about("someone-else")).expect("added");
     sim.store().add_event(about(&name)).expect("added");
-    let ev = tokio::time::timeout(Duration::from_secs(10), stream.next())
-        .await
-        .expect("yields")
-        .expect("continues")
-        .expect("no error");
-    match ev {
+    match next_event(&mut stream).await {
         watcher::Event::Apply(e) => {
             assert_eq!(e.involved_object.name.as_deref(), Some(name.as_str()))
         }

@@ -5,13 +5,12 @@
 
 mod stream_support;
 
-use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
 use podscope::cluster::forward::{ForwardEvent, Forwarder};
 use podscope::model::forward_status::ForwardState;
-use stream_support::{body, client, get};
+use stream_support::{body, client, get, kubeconfig, podscope};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
@@ -58,7 +57,7 @@ async fn ends(mut s: TcpStream) {
 
 /// The `podscope` binary with `args`, stdout and stderr piped, killed when dropped.
 fn spawn_podscope(args: &[&str]) -> tokio::process::Child {
-    tokio::process::Command::new(Path::new(env!("CARGO_BIN_EXE_podscope")))
+    tokio::process::Command::new(podscope())
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -71,7 +70,7 @@ fn spawn_podscope(args: &[&str]) -> tokio::process::Child {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn podscope_exec_reports_a_cut_stream_and_exits_1() {
     let sim = stream_support::start().await;
-    let kc = sim.kubeconfig_path().display().to_string();
+    let kc = kubeconfig(&sim);
     let mut child = spawn_podscope(&[
         "exec",
         "--kubeconfig",
@@ -172,7 +171,7 @@ async fn a_cut_forward_connection_is_an_error_and_the_listener_goes_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn podscope_port_forward_survives_a_cut() {
     let sim = stream_support::start().await;
-    let kc = sim.kubeconfig_path().display().to_string();
+    let kc = kubeconfig(&sim);
     let mut child = spawn_podscope(&["port-forward", "--kubeconfig", &kc, "hello", "0:8081"]);
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
     let mut err = BufReader::new(child.stderr.take().expect("stderr"));

@@ -7,8 +7,6 @@
 mod common;
 mod stream_support;
 
-use std::path::Path;
-
 use crossterm::event::KeyCode;
 use podscope::app::msg::ShellEnd;
 use podscope::app::state::Connection;
@@ -17,53 +15,29 @@ use podscope::cluster::Session;
 use podscope::cluster::exec::run_shell_with_io;
 use podscope::cluster::forward::{ForwardError, Forwarder};
 use podscope::cluster::shell::shell_end;
-use stream_support::{Buf, client, pump_until, run, start_denying};
+use stream_support::{
+    Buf, client, kubeconfig, podscope, podscope_exec, pump_until, run, start_denying,
+};
 
 const EXEC_REFUSED: &str = "pods \"hello\" is forbidden: cannot create resource \"pods/exec\" in API group \"\" in the namespace \"default\"";
 const FORWARD_REFUSED: &str = "error upgrading connection: pods \"hello\" is forbidden: cannot create resource \"pods/portforward\" in API group \"\" in the namespace \"default\"";
 const DEBUG_REFUSED: &str = "pods \"hello\" is forbidden: User \"podscope-sim\" cannot patch resource \"pods/ephemeralcontainers\" in API group \"\" in the namespace \"default\"";
 
-fn podscope() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_podscope"))
-}
-
-fn kubeconfig(sim: &podscope::sim::Simulator) -> String {
-    sim.kubeconfig_path().display().to_string()
+/// `podscope exec hello -c proxy -- hostname` against a simulator denying `deny`.
+async fn exec_hostname_denied(deny: &[(&str, &str)]) -> (i32, String, String) {
+    let sim = start_denying(deny).await;
+    podscope_exec(&sim, &["hello", "-c", "proxy", "--", "hostname"], None).await
 }
 
 /// `create pods/exec` denied: the API server's extra check on the WebSocket upgrade gives an
 /// empty reason, which podscope completes; a denied `get` is the filter's own full sentence.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn podscope_exec_refused_names_verb_resource_and_namespace() {
-    let sim = start_denying(&[("create", "pods/exec")]).await;
-    let kc = kubeconfig(&sim);
-    let args = [
-        "exec",
-        "--kubeconfig",
-        &kc,
-        "hello",
-        "-c",
-        "proxy",
-        "--",
-        "hostname",
-    ];
-    let (code, out, err) = run(podscope(), &args, None).await;
+    let (code, out, err) = exec_hostname_denied(&[("create", "pods/exec")]).await;
     let want = format!("Error from server (Forbidden): {EXEC_REFUSED}\n");
     assert_eq!((code, out.as_str(), err.as_str()), (1, "", want.as_str()));
 
-    let sim = start_denying(&[("get", "pods/exec")]).await;
-    let kc = kubeconfig(&sim);
-    let args = [
-        "exec",
-        "--kubeconfig",
-        &kc,
-        "hello",
-        "-c",
-        "proxy",
-        "--",
-        "hostname",
-    ];
-    let (code, out, err) = run(podscope(), &args, None).await;
+    let (code, out, err) = exec_hostname_denied(&[("get", "pods/exec")]).await;
     assert_eq!(
         (code, out.as_str(), err.as_str()),
         (

@@ -19,6 +19,31 @@ fn tmux(args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// Whether tmux is not installed (after printing that the test is skipped).
+fn tmux_missing() -> bool {
+    let missing = tmux(&["-V"]).is_none();
+    if missing {
+        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
+    }
+    missing
+}
+
+/// Starts `cmd` in a detached 120×40 tmux session named `session`.
+fn new_session(session: &str, cmd: &str) {
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        session,
+        "-x",
+        "120",
+        "-y",
+        "40",
+        cmd,
+    ])
+    .expect("tmux starts");
+}
+
 /// Seconds in the first "restart in …" on screen (`1m30s` → 90).
 fn countdown_seconds(screen: &str) -> Option<u64> {
     let at = screen.find("restart in ")? + "restart in ".len();
@@ -61,8 +86,7 @@ fn wait_for(session: &str, what: &str, f: impl Fn(&str) -> bool) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tui_shows_status_and_a_moving_countdown() {
-    if tmux(&["-V"]).is_none() {
-        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
+    if tmux_missing() {
         return;
     }
     let dir = common::cluster::cases_dir().join(CASE);
@@ -88,18 +112,7 @@ async fn tui_shows_status_and_a_moving_countdown() {
         exp.name
     );
     tokio::task::block_in_place(|| {
-        tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "120",
-            "-y",
-            "40",
-            &cmd,
-        ])
-        .expect("tmux starts");
+        new_session(&session, &cmd);
         let first = wait_for(&session, "STATUS and countdown", |s| {
             s.contains("CrashLoopBackOff") && countdown_seconds(s).is_some()
         });
@@ -131,11 +144,7 @@ async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
         wait_for(&session, "a shell prompt", |s| {
             s.contains('#') && !s.contains("READY")
         });
-        tmux(&["send-keys", "-t", &session, "hostname", "Enter"]);
-        let screen = wait_for(&session, "hostname output", |s| {
-            s.lines().any(|l| l.trim() == "hello")
-        });
-        assert!(screen.contains("hostname"), "{screen}");
+        hostname_prints_the_pod_name(&session);
         tmux(&["send-keys", "-t", &session, "exit", "Enter"]);
         let back = wait_for(&session, "the pod view again", |s| {
             s.contains("READY 2/2") && s.contains("shell exited")
@@ -159,11 +168,7 @@ async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
         wait_for(&session, "kubectl's attach hint", |s| {
             s.contains("If you don't see a command prompt")
         });
-        tmux(&["send-keys", "-t", &session, "hostname", "Enter"]);
-        let screen = wait_for(&session, "hostname output", |s| {
-            s.lines().any(|l| l.trim() == "hello")
-        });
-        assert!(screen.contains("hostname"), "{screen}");
+        hostname_prints_the_pod_name(&session);
         tmux(&["send-keys", "-t", &session, "exit", "Enter"]);
         wait_for(&session, "the pod view again", |s| s.contains("READY"));
         tmux(&["send-keys", "-t", &session, "q"]);
@@ -286,6 +291,15 @@ async fn shell_follows_a_resize_and_exit_3_returns_to_a_live_view() {
     sim.shutdown().await;
 }
 
+/// Types `hostname` into the shell on screen; it must print the pod's name, `hello`.
+fn hostname_prints_the_pod_name(session: &str) {
+    tmux(&["send-keys", "-t", session, "hostname", "Enter"]);
+    let screen = wait_for(session, "hostname output", |s| {
+        s.lines().any(|l| l.trim() == "hello")
+    });
+    assert!(screen.contains("hostname"), "{screen}");
+}
+
 /// `q`, then the tmux session must end within 5 s (the TUI quit and restored the terminal).
 fn quit_with_q(session: &str) {
     tmux(&["send-keys", "-t", session, "q"]);
@@ -300,8 +314,7 @@ fn quit_with_q(session: &str) {
 /// the environment variables `env`, values without spaces) in a 120×40 tmux session named `PREFIX-<pid>`, waited until
 /// `READY 2/2` and live. `None` (after a printed SKIP) when tmux is not installed.
 async fn hello_in_tmux(prefix: &str, env: &[(&str, &str)]) -> Option<(Simulator, String)> {
-    if tmux(&["-V"]).is_none() {
-        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
+    if tmux_missing() {
         return None;
     }
     let sim = Simulator::start(SimConfig {
@@ -319,18 +332,7 @@ async fn hello_in_tmux(prefix: &str, env: &[(&str, &str)]) -> Option<(Simulator,
         sim.kubeconfig_path().display(),
     );
     tokio::task::block_in_place(|| {
-        tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "120",
-            "-y",
-            "40",
-            &cmd,
-        ])
-        .expect("tmux starts");
+        new_session(&session, &cmd);
         wait_for(&session, "hello running 2/2", |s| {
             s.contains("READY 2/2") && s.contains("live")
         });

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{key, render, text};
+use common::{key, log_texts, render, text};
 use crossterm::event::KeyCode;
 use podscope::app::{Cmd, Msg, State, update};
 use podscope::cluster::Session;
@@ -36,6 +36,25 @@ async fn drive(
     }
 }
 
+/// A monochrome state for pod `ns/name` at `now` and a `Session` on `sim` feeding it, driven
+/// until the pod watch delivered the pod.
+async fn attached(
+    sim: &Simulator,
+    ns: &str,
+    name: &str,
+    now: jiff::Timestamp,
+) -> (State, Receiver<Msg>, Session) {
+    let target = common::sim::target(sim, ns, name).await;
+    let (tx, mut rx) = channel(1024);
+    let mut state = State::new(ns, name, now, Theme::monochrome());
+    let mut session = Session::start(target, tx);
+    drive(&mut state, &mut rx, &mut session, "the pod", |s| {
+        s.pod.is_some()
+    })
+    .await;
+    (state, rx, session)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_log_pane_shows_the_containers_lines_from_the_simulator() {
     let dir = common::cluster::cases_dir().join(CASE);
@@ -45,14 +64,7 @@ async fn the_log_pane_shows_the_containers_lines_from_the_simulator() {
         .lines()
         .map(str::to_owned)
         .collect();
-    let target = common::sim::target(&sim, &ns, &exp.name).await;
-    let (tx, mut rx) = channel(1024);
-    let mut state = State::new(&ns, &exp.name, exp.now, Theme::monochrome());
-    let mut session = Session::start(target, tx);
-    drive(&mut state, &mut rx, &mut session, "the pod", |s| {
-        s.pod.is_some()
-    })
-    .await;
+    let (mut state, mut rx, mut session) = attached(&sim, &ns, &exp.name, exp.now).await;
 
     let cmds = update(&mut state, key(KeyCode::Char('l')));
     assert!(
@@ -66,9 +78,7 @@ async fn the_log_pane_shows_the_containers_lines_from_the_simulator() {
         s.logs.view_len() >= want.len()
     })
     .await;
-    let got: Vec<String> = (0..state.logs.view_len())
-        .filter_map(|p| state.logs.view_line(p).map(|(_, l)| l.text.clone()))
-        .collect();
+    let got = log_texts(&state);
     assert_eq!(got, want);
     assert!(
         state.logs.view_line(0).and_then(|(_, l)| l.ts).is_some(),
@@ -104,14 +114,7 @@ async fn following_survives_restarts_on_the_dynamic_simulator() {
     })
     .await
     .expect("simulator starts");
-    let target = common::sim::target(&sim, "default", "coord-2").await;
-    let (tx, mut rx) = channel(1024);
-    let mut state = State::new("default", "coord-2", start, Theme::monochrome());
-    let mut session = Session::start(target, tx);
-    drive(&mut state, &mut rx, &mut session, "the pod", |s| {
-        s.pod.is_some()
-    })
-    .await;
+    let (mut state, mut rx, mut session) = attached(&sim, "default", "coord-2", start).await;
     for cmd in update(&mut state, key(KeyCode::Char('l'))) {
         session.execute(&cmd);
     }
@@ -183,14 +186,7 @@ async fn hostile_log_lines_from_the_simulator_never_reach_the_terminal() {
     })
     .await
     .expect("simulator starts");
-    let target = common::sim::target(&sim, &ns, &exp.name).await;
-    let (tx, mut rx) = channel(1024);
-    let mut state = State::new(&ns, &exp.name, exp.now, Theme::monochrome());
-    let mut session = Session::start(target, tx);
-    drive(&mut state, &mut rx, &mut session, "the pod", |s| {
-        s.pod.is_some()
-    })
-    .await;
+    let (mut state, mut rx, mut session) = attached(&sim, &ns, &exp.name, exp.now).await;
     for cmd in update(&mut state, key(KeyCode::Char('l'))) {
         session.execute(&cmd);
     }
@@ -198,9 +194,7 @@ async fn hostile_log_lines_from_the_simulator_never_reach_the_terminal() {
         s.logs.view_len() >= 6
     })
     .await;
-    let texts: Vec<String> = (0..state.logs.view_len())
-        .filter_map(|p| state.logs.view_line(p).map(|(_, l)| l.text.clone()))
-        .collect();
+    let texts = log_texts(&state);
     assert!(
         texts.iter().any(|t| t.len() == big.len()),
         "the 1 MB line is kept whole"

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{container, key, pod, state};
+use common::{applied, container, key, pod, state};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use podscope::app::keymap::{
     Action, KEYMAP, Mode, When, action_for, action_in, grouped, grouped_in, hint_text,
@@ -11,21 +11,13 @@ use podscope::app::keymap::{
 use podscope::app::{Cmd, Msg, update};
 use podscope::model::{ContainerKind, ContainerState};
 
+/// `default/web` with init-db, proxy and app, not dirty.
 fn three_containers() -> podscope::app::State {
-    let mut s = state();
-    update(
-        &mut s,
-        Msg::PodApplied(Box::new(pod(
-            "uid-1",
-            vec![
-                container("init-db", ContainerKind::Init),
-                container("proxy", ContainerKind::Sidecar),
-                container("app", ContainerKind::Main),
-            ],
-        ))),
-    );
-    s.dirty = false;
-    s
+    applied(vec![
+        container("init-db", ContainerKind::Init),
+        container("proxy", ContainerKind::Sidecar),
+        container("app", ContainerKind::Main),
+    ])
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{container, pod, state, t0};
+use common::{applied, container, pod, state, t0};
 use podscope::app::state::Connection;
 use podscope::app::{Cmd, Msg, update};
 use podscope::model::{ContainerKind, ContainerState, EventSummary};
@@ -56,14 +56,7 @@ fn same_uid_update_issues_no_command() {
 
 #[test]
 fn new_uid_is_a_recreated_pod_with_notice_and_a_new_events_watch() {
-    let mut s = state();
-    update(
-        &mut s,
-        Msg::PodApplied(Box::new(pod(
-            "uid-1",
-            vec![container("app", ContainerKind::Main)],
-        ))),
-    );
+    let mut s = applied(vec![container("app", ContainerKind::Main)]);
     update(&mut s, Msg::EventsReset(vec![event("e1", "BackOff", 30)]));
     let cmds = update(
         &mut s,
@@ -104,17 +97,10 @@ fn deleted_keeps_the_last_state_and_marks_the_time() {
 
 #[test]
 fn absent_pod_keeps_nothing_stale() {
-    let mut s = state();
-    update(
-        &mut s,
-        Msg::PodApplied(Box::new(pod(
-            "uid-1",
-            vec![
-                container("a", ContainerKind::Main),
-                container("b", ContainerKind::Main),
-            ],
-        ))),
-    );
+    let mut s = applied(vec![
+        container("a", ContainerKind::Main),
+        container("b", ContainerKind::Main),
+    ]);
     update(&mut s, Msg::EventsReset(vec![event("e1", "BackOff", 5)]));
     update(&mut s, common::key(crossterm::event::KeyCode::Char('j')));
     assert_eq!(s.selected, 1);

@@ -3,30 +3,18 @@
 
 mod common;
 
-use common::{container, key, pod, render, state};
+use common::{applied, key, proxy_and_app, render, state};
 use crossterm::event::KeyCode;
 use jiff::SignedDuration;
 use podscope::app::msg::{ForwardMsg, ShellEnd};
 use podscope::app::state::Connection;
 use podscope::app::{Cmd, Msg, State, update};
-use podscope::model::ContainerKind;
 use podscope::model::forward::PortSpec;
 use podscope::model::forward_status::{ForwardState, ForwardStatus};
 
+/// `default/web` with proxy and app, not dirty.
 fn two_containers() -> State {
-    let mut s = state();
-    update(
-        &mut s,
-        Msg::PodApplied(Box::new(pod(
-            "uid-1",
-            vec![
-                container("proxy", ContainerKind::Sidecar),
-                container("app", ContainerKind::Main),
-            ],
-        ))),
-    );
-    s.dirty = false;
-    s
+    applied(proxy_and_app())
 }
 
 fn status_line(s: &State) -> String {

@@ -1,5 +1,6 @@
-//! Helpers for tests that run against the simulator and kubectl: case folders, namespaces,
-//! the kubectl binary, running kubectl (to completion or in the background).
+//! Helpers for tests that run against the simulator and kubectl: case folders (their pod's
+//! name and namespace, their files), the kubectl binary, running kubectl (to completion or in
+//! the background).
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -51,6 +52,24 @@ pub fn namespace(dir: &Path) -> String {
         .as_str()
         .unwrap_or("default")
         .to_owned()
+}
+
+/// `(metadata.name, metadata.namespace)` of a case's pod.
+pub fn name_ns(dir: &Path) -> (String, String) {
+    let fx = podscope::sim::load_fixture(dir).expect("fixture");
+    (
+        fx.pod.metadata.name.clone().expect("name"),
+        fx.pod.metadata.namespace.clone().expect("namespace"),
+    )
+}
+
+/// The lines of the case file `file` (e.g. `logs-previous.txt`).
+pub fn file_lines(dir: &Path, file: &str) -> Vec<String> {
+    std::fs::read_to_string(dir.join(file))
+        .expect("log file")
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The kubectl binary on PATH, or `None` after printing why the caller skips.
@@ -159,6 +178,16 @@ pub async fn run_with(kubeconfig: &Path, cache: &Path, args: &[&str]) -> (bool, 
 /// Runs kubectl against `sim` (its kubeconfig); returns (exit success, stdout, stderr).
 pub async fn run(sim: &Simulator, cache: &Path, args: &[&str]) -> (bool, String, String) {
     run_with(sim.kubeconfig_path(), cache, args).await
+}
+
+/// Runs `kubectl VERB -f FILE` against `sim` (see [`run`]).
+pub async fn run_file(
+    sim: &Simulator,
+    cache: &Path,
+    verb: &str,
+    file: &Path,
+) -> (bool, String, String) {
+    run(sim, cache, &[verb, "-f", &file.to_string_lossy()]).await
 }
 
 /// Starts kubectl against `sim` in the background with stdout and stderr captured.

@@ -14,6 +14,8 @@ use ratatui::backend::TestBackend;
 pub mod cases;
 pub mod cluster;
 pub mod kubelet;
+pub mod log_pane;
+pub mod run;
 pub mod sim;
 pub mod svg;
 
@@ -79,6 +81,22 @@ pub fn state() -> State {
     s
 }
 
+/// The sidecar `proxy` and the main container `app`, in kubelet order.
+pub fn proxy_and_app() -> Vec<ContainerSummary> {
+    vec![
+        container("proxy", ContainerKind::Sidecar),
+        container("app", ContainerKind::Main),
+    ]
+}
+
+/// A [`state`] after the pod watch applied `pod("uid-1", containers)`, not dirty.
+pub fn applied(containers: Vec<ContainerSummary>) -> State {
+    let mut s = state();
+    podscope::app::update(&mut s, Msg::PodApplied(Box::new(pod("uid-1", containers))));
+    s.dirty = false;
+    s
+}
+
 /// A key press message.
 pub fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
@@ -108,4 +126,11 @@ pub fn rows(backend: &TestBackend) -> Vec<String> {
 /// The buffer's text as one string (rows joined with newlines).
 pub fn text(backend: &TestBackend) -> String {
     rows(backend).join("\n")
+}
+
+/// The texts of the log pane's lines in view order (after filters, with markers and events).
+pub fn log_texts(state: &State) -> Vec<String> {
+    (0..state.logs.view_len())
+        .filter_map(|p| state.logs.view_line(p).map(|(_, l)| l.text.clone()))
+        .collect()
 }

@@ -87,6 +87,14 @@ pub async fn start_dynamic(speed: f64) -> Simulator {
     .expect("simulator starts")
 }
 
+/// [`start_dynamic`] and a private kubectl cache dir, for a test refereed by kubectl; `None`
+/// (the test is skipped) when kubectl is not on PATH.
+pub async fn start_dynamic_for_kubectl(speed: f64) -> Option<(Simulator, tempfile::TempDir)> {
+    super::cluster::kubectl()?;
+    let sim = start_dynamic(speed).await;
+    Some((sim, tempfile::tempdir().expect("tempdir")))
+}
+
 /// A scenario file in assets/scenarios.
 pub fn scenario(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -100,6 +108,15 @@ pub fn host(sim: &Simulator) -> String {
         .trim_start_matches("https://")
         .trim_start_matches("http://")
         .to_string()
+}
+
+/// A kube client for `sim`, from the kubeconfig it wrote.
+pub async fn client(sim: &Simulator) -> kube::Client {
+    let kc = kube::config::Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig");
+    let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+        .await
+        .expect("kube config");
+    kube::Client::try_from(cfg).expect("client")
 }
 
 /// A TLS connector that trusts the simulator's CA only.
@@ -187,6 +204,17 @@ pub async fn wait_pod(store: &Store, name: &str, secs: u64, pred: impl Fn(&Pod) 
         );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
+}
+
+/// The `state.waiting.reason` of the pod's container `container`, while it waits.
+pub fn waiting_reason(p: &Pod, container: &str) -> Option<String> {
+    p.status
+        .as_ref()
+        .and_then(|s| s.container_statuses.as_ref())
+        .and_then(|v| v.iter().find(|c| c.name == container))
+        .and_then(|c| c.state.as_ref())
+        .and_then(|s| s.waiting.as_ref())
+        .and_then(|w| w.reason.clone())
 }
 
 /// Gives a background `kubectl get -w` time to open its watch: the API gives no handshake, so

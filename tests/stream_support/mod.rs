@@ -134,6 +134,56 @@ pub fn kubectl_ws() -> Result<PathBuf, String> {
     Ok(bin)
 }
 
+/// kubectl 1.30+ (see [`kubectl_ws`]) with a private cache dir, as the referee of a test.
+pub struct Kubectl {
+    bin: PathBuf,
+    cache: tempfile::TempDir,
+}
+
+impl Kubectl {
+    /// The referee, or `None` after printing why the kubectl part of the test is skipped.
+    pub fn or_skip() -> Option<Kubectl> {
+        let bin = kubectl_ws()
+            .inspect_err(|reason| eprintln!("skipping the kubectl part: {reason}"))
+            .ok()?;
+        let cache = tempfile::tempdir().expect("tempdir");
+        Some(Kubectl { bin, cache })
+    }
+
+    /// Runs `kubectl --kubeconfig K --cache-dir C ARGS` against `sim` (see [`run`]).
+    pub async fn run(
+        &self,
+        sim: &Simulator,
+        args: &[&str],
+        stdin: Option<&str>,
+    ) -> (i32, String, String) {
+        let (kc, cache) = (kubeconfig(sim), self.cache.path().display().to_string());
+        let argv = [&["--kubeconfig", &kc, "--cache-dir", &cache][..], args].concat();
+        run(&self.bin, &argv, stdin).await
+    }
+}
+
+/// The podscope binary under test.
+pub fn podscope() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_podscope"))
+}
+
+/// The kubeconfig `sim` wrote, as a command-line argument.
+pub fn kubeconfig(sim: &Simulator) -> String {
+    sim.kubeconfig_path().display().to_string()
+}
+
+/// Runs `podscope exec --kubeconfig K ARGS` against `sim` (see [`run`]).
+pub async fn podscope_exec(
+    sim: &Simulator,
+    args: &[&str],
+    stdin: Option<&str>,
+) -> (i32, String, String) {
+    let kc = kubeconfig(sim);
+    let argv = [&["exec", "--kubeconfig", kc.as_str()][..], args].concat();
+    run(podscope(), &argv, stdin).await
+}
+
 /// Runs a command with a timeout; returns (exit code, stdout, stderr).
 pub async fn run(bin: &Path, args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
     use tokio::io::AsyncWriteExt;
