@@ -180,3 +180,53 @@ async fn patch_replace_conflict_and_bad_bodies() {
     assert!(store.pod("default", "crash").is_none());
     sim.shutdown().await;
 }
+
+/// An ephemeral container's status (written by the `ephemeralcontainers` handler) survives the
+/// kubelet model's later status rewrites: here the crash pod's restarts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ephemeral_status_survives_the_kubelets_rewrites() {
+    use k8s_openapi::api::core::v1::{EphemeralContainer, Pod};
+    use kube::api::{Api, Patch, PatchParams, PostParams};
+    let sim = common::sim::start_dynamic(1.0).await;
+    let store = sim.store();
+    let api: Api<Pod> = Api::namespaced(common::sim::client(&sim).await, "default");
+    let text = std::fs::read_to_string(scenario("crash.yaml")).expect("crash.yaml");
+    let pod: Pod = serde_yaml::from_str(&text).expect("pod yaml");
+    api.create(&PostParams::default(), &pod)
+        .await
+        .expect("created");
+    wait_pod(&store, "crash", 20, |p| {
+        p.status
+            .as_ref()
+            .is_some_and(|s| s.phase.as_deref() == Some("Running"))
+    })
+    .await;
+    let debugger = EphemeralContainer {
+        name: "debugger-x1".to_owned(),
+        image: Some("busybox:1.37".to_owned()),
+        target_container_name: Some("hello".to_owned()),
+        ..Default::default()
+    };
+    let patch = serde_json::json!({"spec": {"ephemeralContainers": [debugger]}});
+    api.patch_ephemeral_containers("crash", &PatchParams::default(), &Patch::Strategic(patch))
+        .await
+        .expect("ephemeral container added");
+    let has_debugger = |p: &Pod| {
+        p.status
+            .as_ref()
+            .and_then(|s| s.ephemeral_container_statuses.as_ref())
+            .is_some_and(|l| l.iter().any(|c| c.name == "debugger-x1"))
+    };
+    let before = wait_pod(&store, "crash", 20, has_debugger).await;
+    let restarts = |p: &Pod| {
+        p.status
+            .as_ref()
+            .and_then(|s| s.container_statuses.as_ref())
+            .and_then(|l| l.first())
+            .map_or(0, |c| c.restart_count)
+    };
+    let start = restarts(&before);
+    let after = wait_pod(&store, "crash", 30, |p| restarts(p) >= start + 2).await;
+    assert!(has_debugger(&after), "{:?}", after.status);
+    sim.shutdown().await;
+}

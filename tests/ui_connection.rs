@@ -98,3 +98,29 @@ fn warning_events_are_highlighted() {
     assert_eq!(buf[(0, y)].fg, Color::Yellow);
     assert_ne!(buf[(0, normal)].fg, Color::Yellow);
 }
+
+#[test]
+fn a_deleted_pod_drops_its_termination_diagnosis() {
+    let mut s = state();
+    let mut p = pod("uid-1", vec![container("app", ContainerKind::Main)]);
+    p.node = Some("sim-node-1".to_owned());
+    // `kubectl delete pod`: deletionTimestamp = now + the 30 s grace period.
+    p.deletion_timestamp = Some(t0() + jiff::SignedDuration::from_secs(30));
+    update(&mut s, Msg::PodApplied(Box::new(p.clone())));
+    let screen = text(&render(&s, 120, 40));
+    assert!(
+        screen.contains("terminating: grace period ends in 30s (then SIGKILL)"),
+        "{screen}"
+    );
+    update(&mut s, Msg::PodDeleted(Box::new(p)));
+    for later in [5, 45] {
+        update(
+            &mut s,
+            Msg::Tick(t0() + jiff::SignedDuration::from_secs(later)),
+        );
+        let screen = text(&render(&s, 120, 40));
+        assert!(screen.contains("pod deleted at 07:20:15Z"), "{screen}");
+        assert!(!screen.contains("grace period"), "{screen}");
+        assert!(!screen.contains("has not confirmed"), "{screen}");
+    }
+}

@@ -138,7 +138,18 @@ fn apply_pod(store: &Store, new: &Pod) {
         if stored.metadata.uid != new.metadata.uid {
             return Ok(());
         }
+        // Ephemeral containers' statuses are written by the `ephemeralcontainers` handler, not
+        // the kubelet model: keep them across the kubelet's rewrite.
+        let ephemeral = stored
+            .status
+            .as_mut()
+            .and_then(|s| s.ephemeral_container_statuses.take());
         stored.status = new.status.clone();
+        if let Some(st) = stored.status.as_mut()
+            && st.ephemeral_container_statuses.is_none()
+        {
+            st.ephemeral_container_statuses = ephemeral;
+        }
         if let Some(spec) = stored.spec.as_mut() {
             spec.node_name = node;
         }

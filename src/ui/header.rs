@@ -58,11 +58,15 @@ fn notes_paragraph(state: &State) -> Paragraph<'static> {
     Paragraph::new(lines).wrap(Wrap { trim: false })
 }
 
-/// The notice (pod recreated, deletion pending) and the deletion hint, with their styles.
+/// The notice (pod recreated, deletion pending) and the deletion hint, with their styles; no
+/// deletion diagnosis once the pod is gone.
 fn notes(state: &State) -> Vec<(String, Style)> {
+    // Once the watch has seen the pod go, why it was still present no longer applies.
+    let gone = matches!(state.connection, Connection::Deleted { .. });
     let deletion = state
         .pod
         .as_ref()
+        .filter(|_| !gone)
         .and_then(|pod| diagnose(pod, &state.owner, state.now));
     let (headline, hint) = match deletion {
         Some(d) => (Some(d.headline), d.hint),
