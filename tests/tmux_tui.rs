@@ -133,7 +133,9 @@ async fn tui_shows_status_and_a_moving_countdown() {
 }
 
 /// Issue #5's TUI flow: `e` hands the terminal to a shell in the seed's proxy sidecar
-/// (`hostname` prints the pod name, as the seed shows), `exit` gives the pod view back.
+/// (`hostname` prints the pod name, as the seed shows), `exit` gives the pod view back. A Ctrl-C
+/// typed right after `e`, while the exec is still connecting, goes to the shell: it does not
+/// kill podscope (the hand-off keeps the terminal in raw mode).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
     let Some((sim, session)) = hello_in_tmux("podscope-shell", &[]).await else {
@@ -141,6 +143,8 @@ async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
     };
     tokio::task::block_in_place(|| {
         tmux(&["send-keys", "-t", &session, "e"]);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        tmux(&["send-keys", "-t", &session, "C-c"]);
         wait_for(&session, "a shell prompt", |s| {
             s.contains('#') && !s.contains("READY")
         });

@@ -45,8 +45,8 @@ enum Handoff {
 }
 
 /// Hands the terminal to a shell or an attach in `container`, the kdash way: the input stream
-/// is dropped and the terminal restored, the process runs in raw mode with resize, then the
-/// TUI takes the terminal back with a fresh input stream.
+/// is dropped and the alternate screen left (raw mode stays on), the process runs with resize,
+/// then the TUI takes the terminal back with a fresh input stream.
 ///
 /// The old stream is dropped *before* anything else, and no new one is made until the process
 /// has ended: crossterm's `EventStream::new` takes the global event-reader lock, which the old
@@ -64,20 +64,24 @@ async fn handoff(
     use crate::cluster::exec::{ExecRequest, ShellOutcome, run_on_terminal, run_shell};
     use crate::cluster::shell::shell_end;
     *input = None;
-    ratatui::restore();
     {
+        // The alternate screen is left but raw mode stays on for the whole hand-off: with the
+        // terminal cooked, a Ctrl-C typed while the exec connects would be SIGINT to podscope.
+        // Typed early, it waits in the terminal's input and reaches the shell.
         use std::io::Write as _;
         let mut out = std::io::stdout();
         let _ = crossterm::execute!(
             out,
+            crossterm::terminal::LeaveAlternateScreen,
+            crossterm::cursor::Show,
             crossterm::terminal::Clear(crossterm::terminal::ClearType::All),
             crossterm::cursor::MoveTo(0, 0)
         );
         // Attaching shows nothing until the process writes; say so as kubectl does.
         if matches!(what, Handoff::Attach) {
-            let _ = writeln!(
+            let _ = write!(
                 out,
-                "If you don't see a command prompt, try pressing enter."
+                "If you don't see a command prompt, try pressing enter.\r\n"
             );
         }
         let _ = out.flush();

@@ -13,7 +13,8 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use kube::api::TerminalSize;
 use tokio::sync::mpsc;
 
-/// Raw mode for the lifetime of the guard (restored on drop, also on early return).
+/// Raw mode for the lifetime of the guard (restored on drop, also on early return). A guard
+/// taken while raw mode is already on (the TUI's hand-off keeps it on) leaves it on.
 #[derive(Debug)]
 pub struct RawMode {
     enabled: bool,
@@ -22,6 +23,9 @@ pub struct RawMode {
 impl RawMode {
     /// Enables raw mode. Errors: the terminal refused (not a tty).
     pub fn enable() -> std::io::Result<RawMode> {
+        if crossterm::terminal::is_raw_mode_enabled()? {
+            return Ok(RawMode { enabled: false });
+        }
         crossterm::terminal::enable_raw_mode()?;
         Ok(RawMode { enabled: true })
     }
