@@ -159,6 +159,46 @@ async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
     sim.shutdown().await;
 }
 
+/// Whether process `pid` has ended (gone, or a zombie waiting for tmux to reap it).
+fn ended(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('Z'))
+    })
+}
+
+/// Closing the terminal (tmux kill-session hangs the pty up: SIGHUP) while a shell has it ends
+/// podscope, rather than leaving it reading a dead terminal in a loop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_the_terminal_during_a_shell_ends_podscope() {
+    let Some((sim, session)) = hello_in_tmux("podscope-hangup", &[]).await else {
+        return;
+    };
+    tokio::task::block_in_place(|| {
+        // `env … podscope` execs podscope: the pane's process is podscope itself.
+        let pid = tmux(&["list-panes", "-t", &session, "-F", "#{pane_pid}"])
+            .expect("pane pid")
+            .trim()
+            .to_owned();
+        tmux(&["send-keys", "-t", &session, "e"]);
+        wait_for(&session, "a shell prompt", |s| {
+            s.contains('#') && !s.contains("READY")
+        });
+        assert!(!ended(&pid), "pid {pid} is podscope's");
+        let _ = tmux(&["kill-session", "-t", &session]);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !ended(&pid) {
+            assert!(
+                Instant::now() < deadline,
+                "podscope (pid {pid}) still runs 5 s after its terminal closed"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    });
+    sim.shutdown().await;
+}
+
 /// `d` (ephemeral debug container, then attach): the hand-off reaches kubectl's prompt hint
 /// without a key press, and the first key typed after it reaches the shell (`hostname` runs
 /// whole and prints the pod name).

@@ -76,6 +76,38 @@ fn new_uid_is_a_recreated_pod_with_notice_and_a_new_events_watch() {
     assert_eq!(s.pod.as_ref().map(|p| p.uid.as_str()), Some("uid-2"));
 }
 
+/// The seed's hello pod re-created (e.g. by its controller) while its `hello` container was
+/// selected: the selection stays on `hello`, not back on the init container.
+#[test]
+fn a_recreated_pod_keeps_the_selected_container_by_name() {
+    let containers = || {
+        vec![
+            container("render-config", ContainerKind::Init),
+            container("proxy", ContainerKind::Sidecar),
+            container("hello", ContainerKind::Main),
+        ]
+    };
+    let mut s = applied(containers());
+    s.selected = 2;
+    update(
+        &mut s,
+        Msg::PodApplied(Box::new(pod("uid-2", containers()))),
+    );
+    assert_eq!(
+        s.selected_container().map(|c| c.name.as_str()),
+        Some("hello")
+    );
+    // A new pod without that container: the usual first choice.
+    update(
+        &mut s,
+        Msg::PodApplied(Box::new(pod(
+            "uid-3",
+            vec![container("app", ContainerKind::Main)],
+        ))),
+    );
+    assert_eq!(s.selected_container().map(|c| c.name.as_str()), Some("app"));
+}
+
 #[test]
 fn deleted_keeps_the_last_state_and_marks_the_time() {
     let mut s = state();

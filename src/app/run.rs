@@ -174,18 +174,23 @@ async fn event_loop(
             for cmd in update(state, msg) {
                 match cmd {
                     Cmd::Quit => return Ok(()),
-                    Cmd::OpenShell { container, shells } => {
-                        let what = Handoff::Shell(shells);
-                        batch.push_back(
-                            handoff(terminal, &mut input, session, container, what).await,
-                        );
-                        state.dirty = true;
-                    }
-                    Cmd::AttachDebug { container } => {
-                        batch.push_back(
-                            handoff(terminal, &mut input, session, container, Handoff::Attach)
-                                .await,
-                        );
+                    Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {
+                        let (container, what) = match cmd {
+                            Cmd::OpenShell { container, shells } => {
+                                (container, Handoff::Shell(shells))
+                            }
+                            Cmd::AttachDebug { container } => (container, Handoff::Attach),
+                            _ => continue,
+                        };
+                        // SIGTERM/SIGHUP (the terminal closed) also end a hand-off: the shell
+                        // is dropped with its connection, and podscope quits.
+                        tokio::select! {
+                            ended = handoff(terminal, &mut input, session, container, what) => {
+                                batch.push_back(ended);
+                            }
+                            _ = sigterm.recv() => return Ok(()),
+                            _ = sighup.recv() => return Ok(()),
+                        }
                         state.dirty = true;
                     }
                     other => session.execute(&other),

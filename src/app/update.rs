@@ -158,7 +158,11 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
             state.notice = Some(format!("pod recreated (new UID {})", pod.uid));
             state.events.clear();
             state.events_error = None;
-            state.selected = state.first_selection(&pod);
+            // The person was looking at a container: keep it when the new pod has it.
+            let kept = state
+                .selected_container()
+                .and_then(|c| pod.containers.iter().position(|n| n.name == c.name));
+            state.selected = kept.unwrap_or_else(|| state.first_selection(&pod));
             cmds.push(Cmd::WatchEvents {
                 uid: pod.uid.clone(),
             });
