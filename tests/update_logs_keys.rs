@@ -197,7 +197,9 @@ fn focus_decides_what_j_and_g_do() {
     assert!(matches!(&cmds[1], Cmd::FollowLogs { container, .. } if container == "proxy"));
     let footer = text(&render(&s, 80, 24));
     assert!(
-        footer.contains("l logs  Tab focus  ? help  q quit"),
+        footer.contains(
+            "l logs  e shell  d debug container  f port-forwards  Tab focus  ? help  q quit"
+        ),
         "{footer}"
     );
 }

@@ -35,10 +35,17 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::forwards::input_key(state, &key)
         }
         Msg::Key(key) if state.logs.input.is_some() => logs::input_key(state, &key),
-        Msg::Key(key) => match action_in(&key, state.key_mode()) {
-            Some(action) => apply_action(state, action),
-            None => Vec::new(),
-        },
+        Msg::Key(key) => {
+            // A status line ("saved …", "no match …", "shell exited …") stays until the next
+            // key, then the footer's key hints come back.
+            if state.logs.status.take().is_some() {
+                state.dirty = true;
+            }
+            match action_in(&key, state.key_mode()) {
+                Some(action) => apply_action(state, action),
+                None => Vec::new(),
+            }
+        }
         Msg::Resize(cols, rows) => {
             state.screen = Some((cols, rows));
             state.help_scroll = state.help_scroll.min(help_max_scroll(state));

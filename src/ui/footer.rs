@@ -8,8 +8,8 @@ use ratatui::widgets::Paragraph;
 use crate::app::keymap;
 use crate::app::state::State;
 
-/// Draws `j/↓ next container  k/↑ previous container  l logs  ? help  q quit` (the rows active
-/// in the current mode: the port-forward panel's or the pod switcher's keys while one is open),
+/// Draws `j/↓ next container  k/↑ previous container  l logs  e shell  …  ? help  q quit` (the
+/// rows active in the current mode: the port-forward panel's or the pod switcher's keys while one is open),
 /// or the log pane's status line (saved file, no match) when there is one.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
@@ -18,18 +18,30 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         return;
     }
     let mode = state.key_mode();
-    let mut groups = keymap::grouped_in(true, Some(mode));
-    // Too narrow: drop hints from the middle, never `? help` and `q quit` (the table's last two).
-    let width = |g: &[(Vec<String>, &str)]| -> usize {
+    let mut groups = keymap::grouped_actions(true, Some(mode));
+    let width = |g: &[(keymap::Action, Vec<String>, &str)]| -> usize {
         g.iter()
-            .map(|(k, d)| k.join("/").chars().count() + 1 + d.chars().count() + 2)
+            .map(|(_, k, d)| super::width::cells(&k.join("/")) + 1 + super::width::cells(d) + 2)
             .sum()
     };
-    while groups.len() > 2 && width(&groups) > usize::from(area.width) + 2 {
-        groups.remove(groups.len() - 3);
+    // Too narrow: first drop the container moves (the arrow keys are guessable), then hints
+    // from the middle (the front while the log pane has focus), never `? help` and `q quit` (the table's last two).
+    let fits = |g: &[(keymap::Action, Vec<String>, &str)]| width(g) <= usize::from(area.width) + 2;
+    if !fits(&groups) {
+        groups.retain(|(a, _, _)| {
+            !matches!(
+                a,
+                keymap::Action::NextContainer | keymap::Action::PrevContainer
+            )
+        });
+    }
+    // With the log pane focused its own keys matter most: drop from the front instead.
+    while groups.len() > 2 && !fits(&groups) {
+        let at = if mode.log_focus { 0 } else { groups.len() - 3 };
+        groups.remove(at);
     }
     let mut spans = Vec::new();
-    for (keys, description) in groups {
+    for (_, keys, description) in groups {
         if !spans.is_empty() {
             spans.push(Span::raw("  "));
         }
