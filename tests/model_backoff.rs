@@ -172,6 +172,24 @@ fn countdown_rounds_up_then_restarting_then_overdue() {
     assert_eq!(b.predicted_next_delay(BackoffCurve::DEFAULT), secs(300));
 }
 
+/// A server clock 2m17s ahead of ours (the trial's `podscope sim --speed 10`: `finishedAt` lies in
+/// our future): the kubelet still waits only the 2m40s back-off, so that is the most shown.
+#[test]
+fn countdown_never_exceeds_the_back_off_under_clock_skew() {
+    let ours = ts("2025-01-01T00:00:00Z");
+    let finished_at = ours + SignedDuration::from_secs(137);
+    let b = Backoff {
+        delay: secs(160),
+        next_restart_at: Some(finished_at + SignedDuration::from_secs(160)),
+        source: BackoffSource::Message,
+    };
+    assert_eq!(b.countdown(ours), Countdown::In(160));
+    assert_eq!(
+        b.countdown(ours + SignedDuration::from_secs(200)),
+        Countdown::In(97)
+    );
+}
+
 /// The back-off of `container` in a case pod (init or main statuses).
 fn case_backoff(case: &str, container: &str) -> (Backoff, i32) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

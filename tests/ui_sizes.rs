@@ -101,3 +101,23 @@ fn countdown_is_shown_and_moves_with_the_clock() {
     let small = text(&render(&s, 80, 24));
     assert!(small.contains("overdue"), "{small}");
 }
+
+/// 60 columns: the countdown's words win over the gauge (at 80 both fit).
+#[test]
+fn narrow_screens_keep_the_countdown_words_and_drop_the_gauge() {
+    let s = crash_looping();
+    let back_off_row = |w: u16| {
+        common::rows(&render(&s, w, 24))
+            .into_iter()
+            .find(|r| r.starts_with("Back-off"))
+            .expect("the back-off row")
+    };
+    let wide = back_off_row(80);
+    assert!(
+        wide.contains("━━━━") && wide.contains("restart in 1m30s (back-off 2m40s)"),
+        "{wide}"
+    );
+    let row = back_off_row(60);
+    assert!(row.contains("restart in 1m30s (back-off 2m40s)"), "{row}");
+    assert!(!row.contains('━') && !row.contains("──"), "{row}");
+}

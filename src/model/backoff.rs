@@ -184,7 +184,7 @@ impl Backoff {
     }
 
     /// What to show at `now`: [`Countdown::In`] whole seconds (rounded up) before
-    /// `next_restart_at`; [`Countdown::Restarting`] from the due time until [`RESTARTING_SLACK`]
+    /// `next_restart_at`, at most the back-off `delay` (a server clock ahead of ours); [`Countdown::Restarting`] from the due time until [`RESTARTING_SLACK`]
     /// after it (inclusive); [`Countdown::Overdue`] after that; [`Countdown::Unknown`] without
     /// `finishedAt`.
     pub fn countdown(&self, now: Timestamp) -> Countdown {
@@ -195,7 +195,10 @@ impl Backoff {
         if remaining.is_positive() {
             let secs = u64::try_from(remaining.as_secs()).unwrap_or(0);
             let round_up = u64::from(remaining.subsec_nanos() > 0);
-            return Countdown::In(secs + round_up);
+            // Never more than the back-off itself: more means the API server's clock runs ahead
+            // of ours (finishedAt in our future), and the kubelet waits `delay`, not the skew.
+            let cap = self.delay.as_secs() + u64::from(self.delay.subsec_nanos() > 0);
+            return Countdown::In((secs + round_up).min(cap));
         }
         let late = now.duration_since(next);
         match SignedDuration::try_from(RESTARTING_SLACK) {

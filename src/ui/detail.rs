@@ -101,9 +101,15 @@ pub fn lines(
         }
     }
     if let Some(b) = &c.backoff {
-        let mut spans = countdown::gauge(b, now, GAUGE_W, t);
-        spans.push(Span::raw(" "));
-        spans.push(Span::styled(countdown::text(b, now), t.warn));
+        // The countdown's words first in priority: the gauge only where both fit.
+        let words = countdown::text(b, now);
+        let room = usize::from(width).saturating_sub(LABEL_W);
+        let mut spans = Vec::new();
+        if room >= usize::from(GAUGE_W) + 1 + super::width::cells(&words) {
+            spans = countdown::gauge(b, now, GAUGE_W, t);
+            spans.push(Span::raw(" "));
+        }
+        spans.push(Span::styled(words, t.warn));
         out.push(field("Back-off", spans, t.label));
     }
     if let Some(last) = &c.last_state {
