@@ -51,8 +51,8 @@ pub enum Command {
 /// Which pod, where, and how to show it.
 #[derive(Debug, Clone, Args)]
 pub struct AttachArgs {
-    /// The pod's name (`metadata.name`).
-    #[arg(value_name = "POD")]
+    /// The pod's name (`metadata.name`; `pod/NAME` accepted, as kubectl).
+    #[arg(value_name = "POD", value_parser = parse_pod)]
     pub pod: String,
     /// Namespace; defaults to the context's namespace, then `default` (as kubectl).
     #[arg(short, long)]
@@ -104,6 +104,20 @@ impl AttachArgs {
             context: self.context.clone(),
             namespace: self.namespace.clone(),
         }
+    }
+}
+
+/// A pod argument: `NAME`, or kubectl's `pod/NAME` (also `pods/`, `po/`), as the bare name.
+///
+/// # Errors
+/// Another resource kind (`deployment/web`): podscope works on one pod.
+pub fn parse_pod(s: &str) -> Result<String, String> {
+    match s.split_once('/') {
+        None => Ok(s.to_owned()),
+        Some(("pod" | "pods" | "po", name)) => Ok(name.to_owned()),
+        Some((kind, _)) => Err(format!(
+            "podscope works on one pod; {kind:?} is not supported (use NAME or pod/NAME)"
+        )),
     }
 }
 
@@ -159,6 +173,23 @@ pub struct DemoArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pod_slash_name_is_accepted_as_kubectl_does() {
+        for arg in ["web", "pod/web", "pods/web", "po/web"] {
+            let cli = Cli::try_parse_from(["podscope", arg]).expect("parses");
+            assert_eq!(cli.attach.expect("attach").pod, "web");
+            let cli = Cli::try_parse_from(["podscope", "exec", arg, "--", "true"]).expect("parses");
+            let Some(Command::Exec(e)) = cli.command else {
+                panic!("expected exec")
+            };
+            assert_eq!(e.pod, "web");
+        }
+        let err = Cli::try_parse_from(["podscope", "deployment/web"])
+            .expect_err("not a pod")
+            .to_string();
+        assert!(err.contains("\"deployment\" is not supported"), "{err}");
+    }
 
     #[test]
     fn bare_pod_is_attach() {

@@ -281,3 +281,23 @@ async fn container_restart_is_a_gap_then_new_connections_reach_it() {
     fwd.stop().await;
     sim.shutdown().await;
 }
+
+/// `podscope port-forward` checks the pod before binding anything, as kubectl does: an
+/// undeclared port name fails at once with kubectl's words, and nothing listens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cli_refuses_an_undeclared_port_name_before_binding() {
+    let sim = stream_support::start().await;
+    let kc = stream_support::kubeconfig(&sim);
+    let (code, out, err) = stream_support::run(
+        stream_support::podscope(),
+        &["port-forward", "--kubeconfig", &kc, "hello", "0:nosuch"],
+        None,
+    )
+    .await;
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: Pod 'hello' does not have a named port 'nosuch'\n"
+    );
+}

@@ -178,6 +178,22 @@ fn forward_panel_adds_removes_and_tracks_status() {
         "{:?}",
         s.forwards.status
     );
+    // A port name no main container or native sidecar declares is refused before anything
+    // binds, with kubectl's words; a declared one is added.
+    update(&mut s, key(KeyCode::Char('a')));
+    assert!(typed(&mut s, "9090:metrics").is_empty());
+    assert_eq!(
+        s.forwards.status.as_deref(),
+        Some("Pod 'web' does not have a named port 'metrics'")
+    );
+    if let Some(app) = s
+        .pod
+        .as_mut()
+        .and_then(|p| p.containers.iter_mut().find(|c| c.name == "app"))
+    {
+        app.ports
+            .push((Some("metrics".to_owned()), 9090, "TCP".to_owned()));
+    }
     update(&mut s, key(KeyCode::Char('a')));
     typed(&mut s, "9090:metrics");
     let mut st = ForwardStatus::new(spec("8080:80"));

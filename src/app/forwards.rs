@@ -85,6 +85,27 @@ pub fn add(state: &mut State, spec: PortSpec) -> Vec<Cmd> {
     vec![Cmd::AddForward { id, spec }]
 }
 
+/// The remote port name of `spec` when the pod is known and none of its main containers or
+/// native sidecars declares it (kubectl's rule for named ports; checked again per connection).
+fn unknown_port_name(state: &State, spec: &PortSpec) -> Option<String> {
+    let crate::model::forward::RemotePort::Name(name) = &spec.remote else {
+        return None;
+    };
+    let pod = state.pod.as_ref()?;
+    let declared = pod
+        .containers
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.kind,
+                crate::model::ContainerKind::Main | crate::model::ContainerKind::Sidecar
+            )
+        })
+        .flat_map(|c| c.ports.iter())
+        .any(|(n, _, _)| n.as_deref() == Some(name.as_str()));
+    (!declared).then(|| sanitize(name).into_owned())
+}
+
 /// `f`: show the panel (closing help: the panel takes the keys) or hide it.
 pub fn toggle(state: &mut State) {
     state.forwards.shown = !state.forwards.shown;
@@ -135,7 +156,16 @@ pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
                 return Vec::new();
             }
             return match typed.parse::<PortSpec>() {
-                Ok(spec) => add(state, spec),
+                Ok(spec) => match unknown_port_name(state, &spec) {
+                    Some(name) => {
+                        state.forwards.status = Some(format!(
+                            "Pod '{}' does not have a named port '{name}'",
+                            sanitize(&state.name)
+                        ));
+                        Vec::new()
+                    }
+                    None => add(state, spec),
+                },
                 Err(e) => {
                     state.forwards.status = Some(format!("bad forward {typed:?}: {e}"));
                     Vec::new()

@@ -33,8 +33,8 @@ pub enum Profile {
 /// `podscope debug POD [-c TARGET] [--image busybox:1.37] [--profile …] [-- CMD…]`.
 #[derive(Debug, Clone, Args)]
 pub struct DebugArgs {
-    /// The pod's name.
-    #[arg(value_name = "POD")]
+    /// The pod's name (`pod/NAME` accepted, as kubectl).
+    #[arg(value_name = "POD", value_parser = crate::cli::parse_pod)]
     pub pod: String,
     /// Target container whose process namespace to join (default: the default container).
     #[arg(short = 'c', long = "target")]

@@ -18,8 +18,8 @@ use crate::model::sanitize::sanitize;
 /// `podscope exec POD [-c C] [-i] [-t] -- CMD…`.
 #[derive(Debug, Clone, Args)]
 pub struct ExecArgs {
-    /// The pod's name.
-    #[arg(value_name = "POD")]
+    /// The pod's name (`pod/NAME` accepted, as kubectl).
+    #[arg(value_name = "POD", value_parser = crate::cli::parse_pod)]
     pub pod: String,
     /// Container; default: the `kubectl.kubernetes.io/default-container` annotation, else the first.
     #[arg(short, long)]

@@ -16,7 +16,7 @@ use crate::model::sanitize::sanitize;
 #[derive(Debug, Clone, Args)]
 pub struct PortForwardArgs {
     /// The pod's name (`pod/NAME` accepted, as kubectl).
-    #[arg(value_name = "POD")]
+    #[arg(value_name = "POD", value_parser = crate::cli::parse_pod)]
     pub pod: String,
     /// Ports: `8080`, `8081:8081`, `:http`, `0.0.0.0:9000:proxy`.
     #[arg(value_name = "[ADDR:]LOCAL:REMOTE", required = true)]
@@ -38,26 +38,26 @@ fn show(addr: SocketAddr) -> String {
 /// Ctrl-C with every listener closed. Exit 1 when the pod is missing/not running or a local
 /// port cannot be bound.
 pub async fn run_port_forward_cli(args: &PortForwardArgs) -> ExitCode {
-    let pod_name = args
-        .pod
-        .strip_prefix("pod/")
-        .unwrap_or(&args.pod)
-        .to_string();
+    let pod_name = args.pod.clone();
     let opts = args.cluster.clone();
     let target = match super::config::connect_or_exit(&opts, &pod_name).await {
         Ok(t) => t,
         Err(code) => return code,
     };
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
+    let mut ports = args.ports.clone();
     match api.get(&pod_name).await {
         Ok(p) => {
-            let phase = p.status.and_then(|s| s.phase).unwrap_or_default();
-            if phase != "Running" {
-                eprintln!(
-                    "error: unable to forward port because pod is not running. Current status={}",
-                    sanitize(&phase)
-                );
-                return ExitCode::FAILURE;
+            // As kubectl, before binding anything: the pod must run and every named port
+            // must be declared (it is then forwarded by number).
+            for spec in &mut ports {
+                match super::forward_connection::resolve(&p, &pod_name, &spec.remote) {
+                    Ok(n) => spec.remote = crate::model::forward::RemotePort::Number(n),
+                    Err(text) => {
+                        eprintln!("error: {}", sanitize(&text));
+                        return ExitCode::FAILURE;
+                    }
+                }
             }
         }
         Err(kube::Error::Api(s)) => {
@@ -73,14 +73,14 @@ pub async fn run_port_forward_cli(args: &PortForwardArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let mut fwd =
-        match Forwarder::start(target.client, &target.namespace, &pod_name, &args.ports).await {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
+    let mut fwd = match Forwarder::start(target.client, &target.namespace, &pod_name, &ports).await
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let Some(mut events) = fwd.take_events() else {
         return ExitCode::FAILURE;
     };

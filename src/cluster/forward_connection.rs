@@ -24,8 +24,9 @@ use crate::model::forward::RemotePort;
 /// Copy buffer per direction: 64 KiB, so a forwarded stream moves in large WebSocket frames.
 const COPY_BUFFER_BYTES: usize = 64 * 1024;
 
-/// Resolves the remote port against the pod, kubectl's messages on failure.
-fn resolve(pod: &Pod, name: &str, remote: &RemotePort) -> Result<u16, String> {
+/// Resolves the remote port against the pod, kubectl's messages on failure: `unable to forward
+/// port because pod is not running. Current status=…`, `Pod 'x' does not have a named port 'y'`.
+pub(super) fn resolve(pod: &Pod, name: &str, remote: &RemotePort) -> Result<u16, String> {
     let phase = pod
         .status
         .as_ref()
