@@ -301,3 +301,27 @@ async fn cli_refuses_an_undeclared_port_name_before_binding() {
         "error: Pod 'hello' does not have a named port 'nosuch'\n"
     );
 }
+
+/// A server that is gone is named with its cause, not just kube-rs' outer `client error
+/// (Connect)`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cli_names_the_cause_when_the_server_is_gone() {
+    let sim = stream_support::start().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let kc = dir.path().join("kubeconfig");
+    std::fs::copy(sim.kubeconfig_path(), &kc).expect("kubeconfig copied");
+    sim.shutdown().await;
+    let kc = kc.display().to_string();
+    for args in [
+        vec!["port-forward", "--kubeconfig", &kc, "hello", "0:8081"],
+        vec!["logs", "--kubeconfig", &kc, "hello"],
+        vec!["exec", "--kubeconfig", &kc, "hello", "--", "true"],
+    ] {
+        let (code, _, err) = stream_support::run(stream_support::podscope(), &args, None).await;
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains("Connection refused"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -79,7 +79,11 @@ pub struct ConnectOptions {
     pub namespace: Option<String>,
 }
 
-fn one_line(e: &dyn std::error::Error) -> String {
+/// An error and its sources on one line, each cause once: `ServiceError: client error
+/// (Connect): tcp connect error: Connection refused (os error 111)` where `to_string` alone
+/// gives only `ServiceError: client error (Connect)`. Newlines become spaces.
+#[must_use]
+pub fn one_line(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
     let mut src = e.source();
     while let Some(inner) = src {

@@ -178,7 +178,7 @@ pub async fn run_debug_cli(args: &DebugArgs) -> ExitCode {
                 message: s.message.clone(),
             });
         }
-        Err(e) => return report(&ExecError::Stream(e.to_string())),
+        Err(e) => return report(&ExecError::Stream(super::config::one_line(&e))),
     };
     let (container, _) = super::exec::default_container(&pod, args.target.as_deref());
     let Some(target_name) = container else {

@@ -113,7 +113,7 @@ pub(super) fn api_error(e: kube::Error) -> ExecError {
             reason: s.reason.clone(),
             message: s.message.clone(),
         },
-        other => ExecError::Stream(other.to_string()),
+        other => ExecError::Stream(super::config::one_line(&other)),
     }
 }
 

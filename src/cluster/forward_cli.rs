@@ -69,7 +69,7 @@ pub async fn run_port_forward_cli(args: &PortForwardArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
         Err(e) => {
-            eprintln!("error: {}", sanitize(&e.to_string()));
+            eprintln!("error: {}", sanitize(&super::config::one_line(&e)));
             return ExitCode::FAILURE;
         }
     }

@@ -71,7 +71,7 @@ pub(super) async fn forward_one(
 ) -> Result<(), String> {
     let pod = shared.api.get(&shared.pod).await.map_err(|e| match e {
         kube::Error::Api(s) => s.message.clone(),
-        other => other.to_string(),
+        other => super::config::one_line(&other),
     })?;
     let port = resolve(&pod, &shared.pod, remote)?;
     shared.update(i, |s| s.remote_port = Some(port));
@@ -84,7 +84,7 @@ pub(super) async fn forward_one(
                 super::forbidden::explain_connect(&s.message, &shared.api, "portforward")
             }
             kube::Error::Api(s) => s.message.clone(),
-            other => other.to_string(),
+            other => super::config::one_line(&other),
         })?;
     let mut upstream = pf
         .take_stream(port)

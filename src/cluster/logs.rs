@@ -52,7 +52,7 @@ impl From<kube::Error> for LogError {
                 reason: s.reason.clone(),
                 message: s.message.clone(),
             },
-            other => LogError::Transport(other.to_string()),
+            other => LogError::Transport(super::config::one_line(&other)),
         }
     }
 }
