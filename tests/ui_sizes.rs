@@ -121,3 +121,22 @@ fn narrow_screens_keep_the_countdown_words_and_drop_the_gauge() {
     assert!(row.contains("restart in 1m30s (back-off 2m40s)"), "{row}");
     assert!(!row.contains('━') && !row.contains("──"), "{row}");
 }
+
+/// While the watch reconnects the countdown says it runs on the last state seen.
+#[test]
+fn a_lost_watch_marks_the_countdown_as_last_seen() {
+    let mut s = crash_looping();
+    update(
+        &mut s,
+        Msg::PodWatchFailed("watch pods \"coord-2\": connection refused".to_owned()),
+    );
+    update(
+        &mut s,
+        Msg::Tick(t0() + jiff::SignedDuration::from_secs(200)),
+    );
+    let screen = text(&render(&s, 120, 40));
+    assert!(
+        screen.contains("restart overdue (back-off 2m40s) · not connected: last state seen"),
+        "{screen}"
+    );
+}

@@ -102,7 +102,15 @@ pub fn lines(
     }
     if let Some(b) = &c.backoff {
         // The countdown's words first in priority: the gauge only where both fit.
-        let words = countdown::text(b, now);
+        let mut words = countdown::text(b, now);
+        // Without the watch the kubelet may well have restarted it already: say the clock runs
+        // on the last state seen rather than blame the kubelet with "overdue".
+        if matches!(
+            state.connection,
+            crate::app::state::Connection::Reconnecting(_)
+        ) {
+            words.push_str(" · not connected: last state seen");
+        }
         let room = usize::from(width).saturating_sub(LABEL_W);
         let mut spans = Vec::new();
         if room >= usize::from(GAUGE_W) + 1 + super::width::cells(&words) {
