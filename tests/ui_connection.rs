@@ -15,10 +15,30 @@ fn first_row(s: &podscope::app::State) -> String {
 fn connecting_then_not_found_then_live() {
     let mut s = state();
     assert!(first_row(&s).contains("default/web  connecting…"));
-    update(&mut s, Msg::PodAbsent);
+    let cmds = update(&mut s, Msg::PodAbsent);
+    // Not found: the namespace is asked about once, so a typo in -n can say so.
+    assert_eq!(
+        cmds,
+        vec![podscope::app::Cmd::CheckNamespace {
+            namespace: "default".to_owned()
+        }]
+    );
+    assert!(update(&mut s, Msg::PodAbsent).is_empty(), "asked once");
     let screen = text(&render(&s, 80, 24));
     assert!(
-        screen.contains("waiting for pod web in default to appear"),
+        screen.contains("pod \"web\" not found in default: waiting for it to appear"),
+        "{screen}"
+    );
+    update(
+        &mut s,
+        Msg::NamespaceChecked {
+            namespace: "default".to_owned(),
+            exists: Some(false),
+        },
+    );
+    let screen = text(&render(&s, 80, 24));
+    assert!(
+        screen.contains("namespace \"default\" not found (kubectl get namespaces)"),
         "{screen}"
     );
     update(

@@ -187,3 +187,37 @@ async fn session_asks_once_for_the_owner_of_a_pod_held_by_finalizers() {
     session.execute(&Cmd::Quit);
     sim.shutdown().await;
 }
+
+/// `podscope helo -n prod`: the pod is not found, the namespace is asked about once, and the
+/// simulator's 404 for `prod` marks it missing (while `default` exists).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_tells_a_missing_namespace_from_a_missing_pod() {
+    use podscope::app::{State, update};
+    use podscope::cluster::session::Session;
+    let case = "21-terminating-job-tracking-finalizer";
+    let (sim, exp, _) = common::sim::start_case(case, &[]).await;
+    for (ns, missing) in [("prod", true), ("default", false)] {
+        let target = common::sim::target(&sim, ns, "helo").await;
+        let (tx, mut rx) = channel(64);
+        let mut state = State::new(
+            ns,
+            "helo",
+            exp.now,
+            podscope::ui::theme::Theme::monochrome(),
+        );
+        let mut session = Session::start(target, tx);
+        loop {
+            let msg = next_matching(&mut rx, "the namespace's answer", |_| true).await;
+            let answered = matches!(msg, podscope::app::Msg::NamespaceChecked { .. });
+            for cmd in update(&mut state, msg) {
+                session.execute(&cmd);
+            }
+            if answered {
+                break;
+            }
+        }
+        assert_eq!(state.namespace_missing, missing, "{ns}");
+        session.execute(&podscope::app::Cmd::Quit);
+    }
+    sim.shutdown().await;
+}

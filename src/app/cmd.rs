@@ -85,6 +85,12 @@ pub enum Cmd {
         /// The `ownerReferences` entry to look up.
         owner: crate::model::OwnerRef,
     },
+    /// GET the namespace once (the pod was not found: a typo in `-n` should say so); answered
+    /// by `Msg::NamespaceChecked`.
+    CheckNamespace {
+        /// The namespace to look up.
+        namespace: String,
+    },
     /// Leave the loop and restore the terminal.
     Quit,
 }

@@ -32,6 +32,14 @@ pub enum Msg {
     /// The events watch failed; it retries with back-off.
     EventsWatchFailed(String),
     /// The answer to `Cmd::CheckOwner` for the owner with this `uid`.
+    NamespaceChecked {
+        /// The namespace asked about.
+        namespace: String,
+        /// `Some(false)` on 404, `Some(true)` when it exists, `None` when the GET failed (RBAC
+        /// commonly forbids reading namespaces).
+        exists: Option<bool>,
+    },
+    /// The answer to `Cmd::CheckOwner`.
     OwnerChecked {
         /// The owner's `uid` as the pod references it.
         uid: String,

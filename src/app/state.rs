@@ -69,6 +69,10 @@ pub struct State {
     pub owner: crate::model::deletion::OwnerStatus,
     /// The owner `uid` last asked about, so each owner is asked once.
     pub owner_asked: Option<String>,
+    /// Whether the pod's namespace was asked about (once, when the pod is first not found).
+    pub namespace_asked: bool,
+    /// The namespace does not exist (`Cmd::CheckNamespace` answered 404): no pod can appear.
+    pub namespace_missing: bool,
     /// The shells `e` tries, in order, each a command line (`app::shell::shells`: `--shell`,
     /// else `bash` then `sh`).
     pub shells: Vec<String>,
@@ -100,6 +104,8 @@ impl State {
             can_switch: false,
             owner: crate::model::deletion::OwnerStatus::Unknown,
             owner_asked: None,
+            namespace_asked: false,
+            namespace_missing: false,
             shells: crate::app::shell::shells(None),
         }
     }

@@ -63,12 +63,26 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         }
         Msg::PodApplied(pod) => pod_applied(state, *pod),
         Msg::PodAbsent => {
+            let mut cmds = Vec::new();
             if !matches!(state.connection, Connection::Deleted { .. }) {
                 state.pod = None;
                 state.events.clear();
                 state.events_error = None;
                 state.selected = 0;
                 state.connection = Connection::NotFound;
+                state.dirty = true;
+                if !state.namespace_asked {
+                    state.namespace_asked = true;
+                    cmds.push(Cmd::CheckNamespace {
+                        namespace: state.namespace.clone(),
+                    });
+                }
+            }
+            cmds
+        }
+        Msg::NamespaceChecked { namespace, exists } => {
+            if namespace == state.namespace {
+                state.namespace_missing = exists == Some(false);
                 state.dirty = true;
             }
             Vec::new()
@@ -187,6 +201,7 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
         });
     }
     state.pod = Some(pod);
+    state.namespace_missing = false;
     state.connection = Connection::Live;
     state.dirty = true;
     cmds.extend(logs::pod_changed(state, recreated));

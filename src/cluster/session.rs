@@ -31,6 +31,8 @@ pub struct Session {
     tools: super::session_tools::Tools,
     /// The one-shot GET of a stuck pod's owner (`Cmd::CheckOwner`).
     owner_check: Option<Owned>,
+    /// The one-shot GET of the namespace of a pod not found (`Cmd::CheckNamespace`).
+    namespace_check: Option<Owned>,
 }
 
 impl Session {
@@ -54,6 +56,7 @@ impl Session {
             log_source: None,
             tools: super::session_tools::Tools::default(),
             owner_check: None,
+            namespace_check: None,
         }
     }
 
@@ -199,6 +202,26 @@ impl Session {
                         .send(Msg::OwnerChecked {
                             uid: owner.uid,
                             status,
+                        })
+                        .await;
+                })));
+            }
+            Cmd::CheckNamespace { namespace } => {
+                let (client, ns, tx) = (
+                    self.target.client.clone(),
+                    namespace.clone(),
+                    self.tx.clone(),
+                );
+                self.namespace_check = Some(Owned(tokio::spawn(async move {
+                    let api: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client);
+                    let exists = match api.get_opt(&ns).await {
+                        Ok(found) => Some(found.is_some()),
+                        Err(_) => None,
+                    };
+                    let _ = tx
+                        .send(Msg::NamespaceChecked {
+                            namespace: ns,
+                            exists,
                         })
                         .await;
                 })));

@@ -74,9 +74,13 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     match &state.pod {
         None => lines.push(Line::from(Span::styled(
             match state.connection {
+                Connection::NotFound if state.namespace_missing => format!(
+                    "  no namespace {} in this cluster: check -n (kubectl get namespaces)",
+                    state.namespace
+                ),
                 Connection::NotFound => format!(
-                    "  waiting for pod {} in {} to appear…",
-                    state.name, state.namespace
+                    "  waiting for pod {} in {} to appear… (kubectl get pods -n {} lists what is there)",
+                    state.name, state.namespace, state.namespace
                 ),
                 _ => "  connecting to the API server…".to_owned(),
             },

@@ -88,9 +88,16 @@ fn identity(state: &State) -> Line<'static> {
         Connection::Connecting => Span::styled("connecting…", t.dim),
         Connection::Live => Span::styled("● live", t.ok),
         Connection::Reconnecting(reason) => Span::styled(format!("reconnecting: {reason}"), t.warn),
+        Connection::NotFound if state.namespace_missing => Span::styled(
+            format!(
+                "namespace \"{}\" not found (kubectl get namespaces)",
+                state.namespace
+            ),
+            t.error,
+        ),
         Connection::NotFound => Span::styled(
             format!(
-                "waiting for pod {} in {} to appear",
+                "pod \"{}\" not found in {}: waiting for it to appear",
                 state.name, state.namespace
             ),
             t.warn,
