@@ -17,10 +17,12 @@ mod exec;
 mod listeners;
 mod pipe;
 mod portforward;
+mod portforward_spdy;
 mod serve;
 mod shell;
 mod shell_syntax;
 mod stty;
+mod tunnel;
 mod userland;
 
 pub use commands::{Action, NotFound, Process, run_to_end, start};
