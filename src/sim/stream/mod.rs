@@ -11,9 +11,11 @@
 
 mod attach;
 mod binaries;
+mod channels;
 mod commands;
 mod ephemeral;
 mod exec;
+mod exec_ws;
 mod listeners;
 mod pipe;
 mod portforward;
