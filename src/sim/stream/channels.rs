@@ -1,6 +1,6 @@
 //! One exec/attach session, whatever carries it: the simulated process ([`super::commands`])
 //! driven through a [`Channels`] transport (WebSocket channels in [`super::exec_ws`], SPDY
-//! streams), then the exit Status (`notes/protocols.md` §3.2).
+//! streams in [`super::exec_spdy`]), then the exit Status (`notes/protocols.md` §3.2).
 //!
 //! Output goes to stdout/stderr (everything on stdout with a tty, `\n` → `\r\n` like a pty;
 //! stderr dropped when the client did not ask for it). [`Store::cut_streams`] ends a running

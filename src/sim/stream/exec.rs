@@ -1,6 +1,8 @@
 //! `pods/exec` and `pods/attach` (`notes/protocols.md` §3): the HTTP side. WebSocket requests
-//! get the channel protocols ([`super::exec_ws`]); [`super::channels`] runs the session and
-//! what attach connects to is [`super::attach`].
+//! get the channel protocols ([`super::exec_ws`]); `POST` with `Upgrade: SPDY/3.1` (kubectl
+//! 1.27–1.29, and 1.30+ after a failed WebSocket handshake) gets SPDY streams
+//! ([`super::exec_spdy`]). Either way [`super::channels`] runs the session and what attach
+//! connects to is [`super::attach`].
 //!
 //! Before the upgrade: 404 for a missing pod, the apiserver's 400 container/host messages,
 //! 400 `you must specify at least one command for the container` (exec without `command`),
@@ -18,6 +20,7 @@ use super::channels::{Opts, Session};
 use super::exec_ws::WsChannels;
 use super::{Protocol, find_pod, is_running, negotiate, stream_target};
 use crate::sim::query::Query;
+use crate::sim::spdy::upgrade::is_spdy_upgrade;
 use crate::sim::status::ApiError;
 use crate::sim::store::Store;
 
@@ -100,6 +103,9 @@ async fn serve(
 ) -> Result<Response, ApiError> {
     let q = Query::parse(req.uri().query());
     let target = check(&store, &ns, &name, &q, attach)?;
+    if is_spdy_upgrade(req.headers()) {
+        return super::exec_spdy::upgrade(store, req, target, attach);
+    }
     let (mut parts, _) = req.into_parts();
     let headers: HeaderMap = parts.headers.clone();
     let ws = WebSocketUpgrade::from_request_parts(&mut parts, &store).await;

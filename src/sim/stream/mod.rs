@@ -15,6 +15,7 @@ mod channels;
 mod commands;
 mod ephemeral;
 mod exec;
+mod exec_spdy;
 mod exec_ws;
 mod listeners;
 mod pipe;
