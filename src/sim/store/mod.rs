@@ -53,7 +53,8 @@ struct Inner {
     intent_ready: Notify,
     /// Bumped on every committed change and every appended log line (wakes log followers).
     activity: watch::Sender<u64>,
-    /// Bumped by [`Store::cut_streams`]; open exec/attach/port-forward connections (WebSocket or SPDY) watch it.
+    /// Bumped by [`Store::cut_streams`]; open exec/attach/port-forward connections (WebSocket or
+    /// SPDY) watch it.
     stream_cuts: watch::Sender<u64>,
 }
 
