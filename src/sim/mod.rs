@@ -34,6 +34,7 @@ mod query;
 mod routes;
 mod scenario;
 mod select;
+pub mod spdy;
 mod status;
 mod store;
 pub mod stream;

@@ -1,14 +1,16 @@
 //! A test knob for failures in the middle of a stream: [`Store::cut_streams`] cuts every open
-//! `pods/exec`, `pods/attach` and `pods/portforward` WebSocket the way a dying API server, proxy
-//! or load balancer does: the connection is dropped, with no close frame and no Status.
+//! `pods/exec`, `pods/attach` and `pods/portforward` connection (WebSocket, SPDY/3.1, or SPDY
+//! tunnelled in WebSocket) the way a dying API server, proxy or load balancer does: the
+//! connection is dropped, with no close frame, no GOAWAY and no Status.
 
 use tokio::sync::watch;
 
 use super::Store;
 
 impl Store {
-    /// Cuts every exec, attach and port-forward WebSocket open at this moment: the server drops
-    /// the TCP connection (TLS without `close_notify`) without a close frame or an exit Status.
+    /// Cuts every exec, attach and port-forward connection open at this moment: the server drops
+    /// the TCP connection (TLS without `close_notify`) without a close frame, a GOAWAY or an exit
+    /// Status.
     /// Streams opened afterwards are served as usual.
     pub fn cut_streams(&self) {
         self.inner

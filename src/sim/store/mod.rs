@@ -4,7 +4,7 @@
 //! `Store` is a cheap cloneable handle (`Arc`); the HTTP handlers, tests, the demo and the kubelet
 //! model all drive the same instance. By concept: [`objects`] (pods and events), [`history`]
 //! (changes, watch starts, 410), [`logs`] (container log lines), [`intents`] (work for the
-//! kubelet driver), [`cuts`] (a test knob that cuts the open exec/port-forward WebSockets).
+//! kubelet driver), [`cuts`] (a test knob that cuts the open exec/port-forward connections).
 
 mod cuts;
 mod history;
@@ -53,7 +53,8 @@ struct Inner {
     intent_ready: Notify,
     /// Bumped on every committed change and every appended log line (wakes log followers).
     activity: watch::Sender<u64>,
-    /// Bumped by [`Store::cut_streams`]; open streaming WebSockets watch it.
+    /// Bumped by [`Store::cut_streams`]; open exec/attach/port-forward connections (WebSocket or
+    /// SPDY) watch it.
     stream_cuts: watch::Sender<u64>,
 }
 

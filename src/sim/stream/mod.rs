@@ -1,26 +1,38 @@
 //! Streaming subresources of the simulated API server: `pods/exec`, `pods/attach`,
-//! `pods/portforward` over WebSocket, and `pods/ephemeralcontainers` (GET/PATCH/PUT).
+//! `pods/portforward` over WebSocket and SPDY/3.1, and `pods/ephemeralcontainers`
+//! (GET/PATCH/PUT).
 //!
 //! Wire protocol: `notes/protocols.md` §3 (exec/attach channel protocol v5/v4/v1, the one-byte
 //! open frame, Status on channel 3, `[255,0]` stdin close, resize) and §4.3 (port-forward v4 with
 //! the 2-byte little-endian port preamble). The simulator plays both the apiserver and the
 //! kubelet: offers of `v5.channel.k8s.io` get the apiserver's stream translator behaviour
 //! (errors after the upgrade, doubled `Internal error occurred: ` prefixes), other offers the
-//! kubelet's (errors before the upgrade). SPDY is not served: kubectl ≥ 1.30 uses WebSocket v5
-//! for exec; kubectl's port-forward (SPDY) is not supported.
+//! kubelet's (errors before the upgrade).
+//!
+//! SPDY/3.1 ([`crate::sim::spdy`]) is served where real kubectl needs it (§3.3, §4.1–§4.2):
+//! exec/attach for kubectl 1.27–1.29 and the SPDY fallback of later ones (`POST` + `Upgrade:
+//! SPDY/3.1`, `v4.channel.k8s.io`, one stream per channel: `exec_spdy.rs`), and every kubectl's
+//! port-forward, natively (≤ 1.30) or tunnelled in WebSocket binary messages (1.31+,
+//! `SPDY/3.1+portforward.k8s.io`): `portforward_spdy.rs`, `tunnel.rs`. The exec/attach session
+//! itself is transport-agnostic (`channels.rs`); `exec_ws.rs` is its WebSocket transport.
 
 mod attach;
 mod binaries;
+mod channels;
 mod commands;
 mod ephemeral;
 mod exec;
+mod exec_spdy;
+mod exec_ws;
 mod listeners;
 mod pipe;
 mod portforward;
+mod portforward_spdy;
 mod serve;
 mod shell;
 mod shell_syntax;
 mod stty;
+mod tunnel;
 mod userland;
 
 pub use commands::{Action, NotFound, Process, run_to_end, start};

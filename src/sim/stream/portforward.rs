@@ -6,9 +6,14 @@
 //! the bytes, a port nobody listens on gets the kubelet's "connection refused" text on its error
 //! channel. When every port's connection has ended the server sends a close frame.
 //! [`Store::cut_streams`] drops the connection instead, with no close frame.
+//!
+//! kubectl's requests (no `ports` query) are served over SPDY ([`super::portforward_spdy`]):
+//! `POST` with `Upgrade: SPDY/3.1`, or a WebSocket offering `SPDY/3.1+portforward.k8s.io`
+//! whose binary messages carry the SPDY bytes ([`super::tunnel`]).
 
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocketUpgrade};
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{FromRequestParts, Path, Request, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
@@ -17,23 +22,36 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use super::listeners::{listeners, refused_message};
+use super::portforward_spdy;
 use super::serve::serve;
 use super::{Protocol, find_pod, host_assigned, negotiate};
 use crate::sim::query::Query;
+use crate::sim::spdy::upgrade::{
+    accept as accept_spdy, is_spdy_upgrade, negotiate as negotiate_spdy, offered_protocols,
+};
 use crate::sim::status::ApiError;
 use crate::sim::store::Store;
 
 /// Buffer of each in-process connection, bytes.
 const PIPE: usize = 256 * 1024;
 
-/// `GET …/pods/{name}/portforward`.
+/// `GET|POST …/pods/{name}/portforward`: SPDY (native or tunnelled) for kubectl, else the
+/// WebSocket channel protocol.
 pub(crate) async fn portforward(
     State(store): State<Store>,
     Path((ns, name)): Path<(String, String)>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    req: Request,
 ) -> Response {
+    if is_spdy_upgrade(req.headers()) {
+        return spdy(store, ns, name, req).unwrap_or_else(IntoResponse::into_response);
+    }
+    let (mut parts, _) = req.into_parts();
+    let q = parts.uri.query().map(str::to_string);
+    let headers = parts.headers.clone();
+    let ws = WebSocketUpgrade::from_request_parts(&mut parts, &store).await;
+    if offers_tunnel(&headers) {
+        return tunnel(store, ns, name, ws).unwrap_or_else(IntoResponse::into_response);
+    }
     match prepare(&store, &ns, &name, q.as_deref(), &headers) {
         Err(e) => e.into_response(),
         Ok((ports, protocol)) => match ws {
@@ -49,6 +67,64 @@ pub(crate) async fn portforward(
             }
         },
     }
+}
+
+/// Whether a WebSocket request offers the SPDY tunnelling subprotocol.
+fn offers_tunnel(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(http::header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|p| p.trim() == portforward_spdy::TUNNEL_PROTOCOL)
+}
+
+/// `POST` + `Upgrade: SPDY/3.1`, `X-Stream-Protocol-Version: portforward.k8s.io` (Appendix
+/// A.8). Errors: 404 pod, 400 no host, 400 another protocol offered.
+fn spdy(store: Store, ns: String, name: String, req: Request) -> Result<Response, ApiError> {
+    let pod = find_pod(&store, &ns, &name)?;
+    host_assigned(&pod)?;
+    let offered = offered_protocols(req.headers());
+    if !offered.is_empty() && negotiate_spdy(&offered, &[portforward_spdy::PROTOCOL]).is_none() {
+        return Err(ApiError::bad_request(format!(
+            "unable to upgrade: unable to negotiate protocol: client supports {offered:?}, server supports [\"{}\"]",
+            portforward_spdy::PROTOCOL
+        )));
+    }
+    tracing::debug!("pods/portforward {ns}/{name}: SPDY/3.1 upgrade");
+    accept_spdy(req, portforward_spdy::PROTOCOL, move |io| async move {
+        portforward_spdy::run(store, ns, name, io).await;
+    })
+    .ok_or_else(|| ApiError::bad_request("Upgrade request required"))
+}
+
+/// WebSocket with subprotocol `SPDY/3.1+portforward.k8s.io` (Appendix A.9): SPDY in binary
+/// messages. Errors: 404 pod, 400 no host, 400 not a WebSocket request.
+fn tunnel(
+    store: Store,
+    ns: String,
+    name: String,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let pod = find_pod(&store, &ns, &name)?;
+    host_assigned(&pod)?;
+    let Ok(mut ws) = ws else {
+        return Err(ApiError::bad_request("Upgrade request required"));
+    };
+    tracing::debug!("pods/portforward {ns}/{name}: SPDY/3.1 tunnelled in WebSocket");
+    ws.set_selected_protocol(http::HeaderValue::from_static(
+        portforward_spdy::TUNNEL_PROTOCOL,
+    ));
+    Ok(ws.on_upgrade(move |socket| async move {
+        let (ours, theirs) = tokio::io::duplex(PIPE);
+        let pump = tokio::spawn(super::tunnel::pump(socket, theirs));
+        if portforward_spdy::run(store, ns, name, ours).await == portforward_spdy::Ended::Cut {
+            // Drop the WebSocket without a close frame.
+            pump.abort();
+            return;
+        }
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), pump).await;
+    }))
 }
 
 /// Parses and checks the request. Errors: 404 pod, 400 no host, 400 bad or missing ports.

@@ -1,0 +1,255 @@
+//! One exec/attach session, whatever carries it: the simulated process ([`super::commands`])
+//! driven through a [`Channels`] transport (WebSocket channels in [`super::exec_ws`], SPDY
+//! streams in [`super::exec_spdy`]), then the exit Status (`notes/protocols.md` §3.2).
+//!
+//! Output goes to stdout/stderr (everything on stdout with a tty, `\n` → `\r\n` like a pty;
+//! stderr dropped when the client did not ask for it). [`Store::cut_streams`] ends a running
+//! session without a Status: the transport is dropped as it is.
+
+use k8s_openapi::api::core::v1::Pod;
+use serde_json::{Value, json};
+
+use super::commands::{Action, start};
+use super::stty::WinSize;
+use super::userland::ContainerView;
+use super::{Protocol, hex_id, is_running};
+use crate::sim::store::Store;
+
+/// Exec/attach options from the query (`stdin`, `stdout`, `stderr`, `tty`, `command…`).
+#[derive(Debug, Clone)]
+pub(super) struct Opts {
+    pub stdin: bool,
+    pub stdout: bool,
+    pub stderr: bool,
+    pub tty: bool,
+    pub command: Vec<String>,
+}
+
+/// What the client sent.
+#[derive(Debug)]
+pub(super) enum Input {
+    /// Bytes for the process' stdin.
+    Stdin(Vec<u8>),
+    /// stdin reached its end.
+    StdinEof,
+    /// The terminal was resized.
+    Resize(WinSize),
+    /// Something to ignore.
+    Other,
+    /// The client went away.
+    Gone,
+}
+
+/// A transport of the exec channels. Channel numbers are the WebSocket ones: 1 stdout,
+/// 2 stderr.
+pub(super) trait Channels: Send {
+    /// Signals that the session is established (WebSocket: the one-byte frame `[channel]`,
+    /// channel = the lowest writable one). `false` when the client is gone.
+    fn open(&mut self, channel: u8) -> impl Future<Output = bool> + Send;
+    /// Writes `data` on stdout (1) or stderr (2). `false` when the client is gone.
+    fn send(&mut self, channel: u8, data: &[u8]) -> impl Future<Output = bool> + Send;
+    /// The next thing the client sent.
+    fn recv(&mut self) -> impl Future<Output = Input> + Send;
+    /// Ends the session, with the Status body (`None`: nothing on the error channel).
+    fn finish(self, status: Option<Vec<u8>>) -> impl Future<Output = ()> + Send;
+}
+
+/// The Status written on the error channel, by protocol (see `notes/protocols.md` §3.2).
+pub(super) enum Ending {
+    Exit {
+        code: i32,
+        argv: Vec<String>,
+    },
+    /// An error after which the kubelet writes an InternalError; `text` is the kubelet's error.
+    Internal(String),
+    /// The client went away: nothing to write.
+    Gone,
+}
+
+fn internal_status(err: &str) -> Value {
+    json!({
+        "metadata": {}, "status": "Failure", "message": format!("Internal error occurred: {err}"),
+        "reason": "InternalError", "details": {"causes": [{"message": err}]}, "code": 500
+    })
+}
+
+/// The error channel's body for `ending` under `protocol`: JSON Status (v4/v5), the failure
+/// message as text (v1: nothing on success). `None` for [`Ending::Gone`].
+pub(super) fn status_body(protocol: Protocol, ending: Ending) -> Option<Vec<u8>> {
+    let status = match ending {
+        Ending::Gone => return None,
+        Ending::Exit { code: 0, .. } => json!({"metadata": {}, "status": "Success"}),
+        Ending::Exit { code, argv } => {
+            let inner = if protocol == Protocol::V5 {
+                format!("command terminated with exit code {code}")
+            } else {
+                format!(
+                    "error executing command [{}], exit code {code}",
+                    argv.join(" ")
+                )
+            };
+            json!({
+                "metadata": {}, "status": "Failure",
+                "message": format!("command terminated with non-zero exit code: {inner}"),
+                "reason": "NonZeroExitCode",
+                "details": {"causes": [{"reason": "ExitCode", "message": code.to_string()}]}
+            })
+        }
+        Ending::Internal(err) => {
+            if protocol == Protocol::V5 {
+                // The apiserver's translator wraps the kubelet's InternalError once more.
+                internal_status(&format!("Internal error occurred: {err}"))
+            } else {
+                internal_status(&err)
+            }
+        }
+    };
+    if protocol == Protocol::V1 {
+        return match status["status"].as_str() {
+            Some("Success") => None,
+            _ => status["message"].as_str().map(|m| m.as_bytes().to_vec()),
+        };
+    }
+    serde_json::to_vec(&status).ok()
+}
+
+/// One session on `ch`: open signal, the process, the Status (see the module doc).
+pub(super) struct Session<C> {
+    pub ch: C,
+    pub protocol: Protocol,
+    pub tty: bool,
+    pub stderr: bool,
+}
+
+impl<C: Channels> Session<C> {
+    async fn output(&mut self, channel: u8, data: &[u8]) -> bool {
+        if self.tty {
+            let mut crlf = Vec::with_capacity(data.len() + 8);
+            for &b in data {
+                if b == b'\n' {
+                    crlf.push(b'\r');
+                }
+                crlf.push(b);
+            }
+            return self.ch.send(1, &crlf).await;
+        }
+        if channel == 2 && !self.stderr {
+            return true;
+        }
+        self.ch.send(channel, data).await
+    }
+
+    /// Runs actions; `Some(code)` when the process exited.
+    async fn perform(&mut self, actions: Vec<Action>) -> Result<Option<i32>, ()> {
+        for a in actions {
+            let ok = match a {
+                Action::Stdout(b) => self.output(1, &b).await,
+                Action::Stderr(b) => self.output(2, &b).await,
+                Action::Sleep(d) => {
+                    tokio::time::sleep(d.unsigned_abs()).await;
+                    true
+                }
+                Action::Exit(code) => return Ok(Some(code)),
+            };
+            if !ok {
+                return Err(());
+            }
+        }
+        Ok(None)
+    }
+
+    /// Runs the session to its end.
+    pub async fn run(
+        mut self,
+        store: Store,
+        pod: Pod,
+        container: String,
+        opts: Opts,
+        attach: bool,
+    ) {
+        let open = if opts.stdout {
+            1
+        } else if opts.stderr {
+            2
+        } else {
+            3
+        };
+        if !self.ch.open(open).await {
+            return;
+        }
+        let mut cut = store.stream_cuts();
+        let mut ending = tokio::select! {
+            ending = self.drive(&pod, &container, &opts, attach) => ending,
+            // `Store::cut_streams`: drop the transport (no Status, no close).
+            _ = cut.changed() => return,
+        };
+        if let (true, Ending::Exit { code, .. }) = (attach, &mut ending) {
+            // The kubelet's attach reports Success whatever the process' exit code.
+            super::attach::mark_ephemeral_exit(&store, &pod, &container, *code);
+            *code = 0;
+        }
+        if matches!(ending, Ending::Gone) {
+            return;
+        }
+        let body = status_body(self.protocol, ending);
+        self.ch.finish(body).await;
+    }
+
+    async fn drive(&mut self, pod: &Pod, container: &str, opts: &Opts, attach: bool) -> Ending {
+        if !is_running(pod, container) {
+            return Ending::Internal(format!(
+                "unable to upgrade connection: container not found ({container:?})"
+            ));
+        }
+        let Some(view) = ContainerView::new(pod, container) else {
+            return Ending::Internal(format!("container not found ({container:?})"));
+        };
+        let argv = if attach {
+            super::attach::attach_argv(pod, &view)
+        } else {
+            Some(opts.command.clone())
+        };
+        let (mut process, argv) = match argv {
+            None => return self.hold().await,
+            Some(argv) => match start(&view, &argv, opts.tty) {
+                Ok(p) => (p, argv),
+                Err(nf) => {
+                    let id = hex_id(&format!(
+                        "{}/{container}/{argv:?}/{}",
+                        view.pod,
+                        rand::random::<u64>()
+                    ));
+                    return Ending::Internal(format!(
+                        "error executing command in container: {}",
+                        nf.runtime_message(&id)
+                    ));
+                }
+            },
+        };
+        let proc_ = &mut process;
+        let mut actions = proc_.begin();
+        if !opts.stdin {
+            actions.extend(proc_.eof());
+        }
+        loop {
+            match self.perform(std::mem::take(&mut actions)).await {
+                Err(()) => return Ending::Gone,
+                Ok(Some(code)) => return Ending::Exit { code, argv },
+                Ok(None) => {}
+            }
+            match self.ch.recv().await {
+                Input::Stdin(b) => actions = proc_.input(&b),
+                Input::StdinEof => actions = proc_.eof(),
+                Input::Resize(size) => proc_.resize(size),
+                Input::Other => {}
+                Input::Gone => return Ending::Gone,
+            }
+        }
+    }
+
+    /// Attach to a process that reads no stdin and writes nothing: wait for the client to leave.
+    async fn hold(&mut self) -> Ending {
+        while !matches!(self.ch.recv().await, Input::Gone) {}
+        Ending::Gone
+    }
+}
