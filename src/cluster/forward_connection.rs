@@ -7,7 +7,7 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -25,6 +25,11 @@ use crate::model::forward::RemotePort;
 /// once after a clean close or a cut; the bound is for a starved machine (2 s was not enough for
 /// a test under a load average of 10), and a connection that ended cleanly never waits.
 const JOIN_WAIT: Duration = Duration::from_secs(10);
+
+/// `first_eof` values: neither side has ended, the local client's, the pod's.
+const NO_EOF: u8 = 0;
+const LOCAL_EOF: u8 = 1;
+const POD_EOF: u8 = 2;
 
 /// Copy buffer per direction: 64 KiB, so a forwarded stream moves in large WebSocket frames.
 const COPY_BUFFER_BYTES: usize = 64 * 1024;
@@ -91,9 +96,18 @@ pub(super) async fn forward_one(
             kube::Error::Api(s) => s.message.clone(),
             other => super::config::one_line(&other),
         })?;
-    let mut upstream = pf
-        .take_stream(port)
-        .ok_or_else(|| "port-forward stream unavailable".to_string())?;
+    // Which side reached end-of-file first: the local client closing its side first ends the
+    // exchange on purpose; the pod side first, followed by a transport error, is a loss.
+    let first_eof = Arc::new(AtomicU8::new(NO_EOF));
+    let mut upstream = Counted {
+        inner: pf
+            .take_stream(port)
+            .ok_or_else(|| "port-forward stream unavailable".to_string())?,
+        read: Arc::new(AtomicU64::new(0)),
+        written: Arc::new(AtomicU64::new(0)),
+        first_write: None,
+        eof: (first_eof.clone(), POD_EOF),
+    };
     let mut error = pf
         .take_error(port)
         .ok_or_else(|| "port-forward error channel unavailable".to_string())?
@@ -106,13 +120,12 @@ pub(super) async fn forward_one(
     let in_bytes = Arc::new(AtomicU64::new(0));
     let out_bytes = Arc::new(AtomicU64::new(0));
     let (answered_tx, mut answered) = oneshot::channel();
-    let local_closed = Arc::new(AtomicBool::new(false));
     let mut local = Counted {
         inner: sock,
         read: out_bytes.clone(),
         written: in_bytes.clone(),
         first_write: Some(answered_tx),
-        eof: local_closed.clone(),
+        eof: (first_eof.clone(), LOCAL_EOF),
     };
     let mut published = (0u64, 0u64);
     let publish = |published: &mut (u64, u64)| {
@@ -146,7 +159,7 @@ pub(super) async fn forward_one(
                 r = &mut join, if !joined => {
                     joined = true;
                     if let Some(lost) = r.err().and_then(|e| lost_connection(&e))
-                        && !local_closed.load(Ordering::Relaxed)
+                        && first_eof.load(Ordering::Relaxed) != LOCAL_EOF
                     {
                         break Err(lost);
                     }
@@ -179,11 +192,12 @@ pub(super) async fn forward_one(
     if !joined {
         // The task drops its pipe ends (our upstream EOF) a moment before it reports how it
         // ended: a copy that ends on that EOF must still hear about a cut connection.
-        // Once the local client has closed its side the exchange is over: a transport error
-        // after that (a server that drops the socket without a clean close) is not a loss.
+        // When the local client closed its side before the pod's side ended, the exchange was
+        // over: a transport error after that (a server that drops the socket without a clean
+        // close) is not a loss.
         let ended = tokio::time::timeout(JOIN_WAIT, join).await;
         if let (Ok(()), Ok(Err(e))) = (&outcome, ended)
-            && !local_closed.load(Ordering::Relaxed)
+            && first_eof.load(Ordering::Relaxed) != LOCAL_EOF
             && let Some(lost) = lost_connection(&e)
         {
             return Err(lost);
@@ -210,8 +224,9 @@ struct Counted<S> {
     written: Arc<AtomicU64>,
     /// Fired by the first non-empty write (the pod's first bytes reaching the local client).
     first_write: Option<oneshot::Sender<()>>,
-    /// Set by a read that reached end-of-file.
-    eof: Arc<AtomicBool>,
+    /// `(first, side)`: a read that reaches end-of-file stores `side` in `first` unless another
+    /// side got there before.
+    eof: (Arc<AtomicU8>, u8),
 }
 
 impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
@@ -225,7 +240,8 @@ impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
         let n = buf.filled().len() - before;
         self.read.fetch_add(n as u64, Ordering::Relaxed);
         if matches!(r, Poll::Ready(Ok(()))) && n == 0 && buf.remaining() > 0 {
-            self.eof.store(true, Ordering::Relaxed);
+            let (first, side) = &self.eof;
+            let _ = first.compare_exchange(NO_EOF, *side, Ordering::Relaxed, Ordering::Relaxed);
         }
         r
     }
