@@ -137,7 +137,12 @@ fn absent_pod_keeps_nothing_stale() {
     update(&mut s, common::key(crossterm::event::KeyCode::Char('j')));
     assert_eq!(s.selected, 1);
     s.dirty = false;
-    assert!(update(&mut s, Msg::PodAbsent).is_empty());
+    assert_eq!(
+        update(&mut s, Msg::PodAbsent),
+        vec![Cmd::CheckNamespace {
+            namespace: s.namespace.clone()
+        }]
+    );
     assert_eq!(s.connection, Connection::NotFound);
     assert!(s.pod.is_none());
     assert!(s.events.is_empty());
