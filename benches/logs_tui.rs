@@ -73,6 +73,17 @@ fn state(fill: usize) -> State {
     s
 }
 
+/// One render benchmark: drawing the whole screen for `s` into `terminal`.
+fn render(c: &mut Criterion, name: &str, terminal: &mut Terminal<TestBackend>, s: &State) {
+    c.bench_function(name, |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| podscope::ui::view(f, black_box(s)))
+                .expect("draw");
+        });
+    });
+}
+
 fn benches(c: &mut Criterion) {
     let mut s = state(100_000);
     // Every batch is newer than the last (a live stream); the buffer stays full, evicting.
@@ -93,30 +104,27 @@ fn benches(c: &mut Criterion) {
 
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     let mut s = state(100_000);
-    c.bench_function("render 120x40 with 100k lines (following)", |b| {
-        b.iter(|| {
-            terminal
-                .draw(|f| podscope::ui::view(f, black_box(&s)))
-                .expect("draw");
-        });
-    });
+    render(
+        c,
+        "render 120x40 with 100k lines (following)",
+        &mut terminal,
+        &s,
+    );
     s.logs.top = Some(s.logs.base() + 50_000);
-    c.bench_function("render 120x40 with 100k lines (scrolled)", |b| {
-        b.iter(|| {
-            terminal
-                .draw(|f| podscope::ui::view(f, black_box(&s)))
-                .expect("draw");
-        });
-    });
+    render(
+        c,
+        "render 120x40 with 100k lines (scrolled)",
+        &mut terminal,
+        &s,
+    );
     s.logs.wrap = true;
     s.logs.top = None;
-    c.bench_function("render 120x40 with 100k lines (wrapped)", |b| {
-        b.iter(|| {
-            terminal
-                .draw(|f| podscope::ui::view(f, black_box(&s)))
-                .expect("draw");
-        });
-    });
+    render(
+        c,
+        "render 120x40 with 100k lines (wrapped)",
+        &mut terminal,
+        &s,
+    );
 
     let mut s = state(0);
     let big = format!("2024-06-03T00:00:00.000000000Z {}", "错误x".repeat(150_000));
@@ -127,21 +135,14 @@ fn benches(c: &mut Criterion) {
             lines: vec![LogLine::from_raw("coord", 0, &big)],
         },
     );
-    c.bench_function("render 120x40 with a 1 MB line (cut)", |b| {
-        b.iter(|| {
-            terminal
-                .draw(|f| podscope::ui::view(f, black_box(&s)))
-                .expect("draw");
-        });
-    });
+    render(c, "render 120x40 with a 1 MB line (cut)", &mut terminal, &s);
     s.logs.wrap = true;
-    c.bench_function("render 120x40 with a 1 MB line (wrapped)", |b| {
-        b.iter(|| {
-            terminal
-                .draw(|f| podscope::ui::view(f, black_box(&s)))
-                .expect("draw");
-        });
-    });
+    render(
+        c,
+        "render 120x40 with a 1 MB line (wrapped)",
+        &mut terminal,
+        &s,
+    );
 }
 
 criterion_group!(group, benches);
