@@ -108,3 +108,13 @@ pub async fn check_owner(client: kube::Client, namespace: &str, owner: &OwnerRef
         ),
     }
 }
+
+/// Whether namespace `namespace` exists: `Some(false)` on 404, `None` when the GET fails (RBAC
+/// often forbids reading namespaces; then nothing can be said).
+pub async fn check_namespace(client: kube::Client, namespace: &str) -> Option<bool> {
+    let api: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client);
+    api.get_opt(namespace)
+        .await
+        .ok()
+        .map(|found| found.is_some())
+}

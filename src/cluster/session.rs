@@ -60,6 +60,15 @@ impl Session {
         }
     }
 
+    /// Runs the one-shot read `ask` on the runtime and sends the message it yields into the
+    /// loop's channel; dropping the handle aborts it.
+    fn ask(&self, ask: impl std::future::Future<Output = Msg> + Send + 'static) -> Owned {
+        let tx = self.tx.clone();
+        Owned(tokio::spawn(async move {
+            let _ = tx.send(ask.await).await;
+        }))
+    }
+
     /// Enables the pod switcher with `lister` (the demo's in-process store).
     pub fn set_pod_lister(&mut self, lister: super::session_tools::PodLister) {
         self.tools.lister = Some(lister);
@@ -190,41 +199,25 @@ impl Session {
                 ))));
             }
             Cmd::CheckOwner { namespace, owner } => {
-                let (client, ns, owner, tx) = (
-                    self.target.client.clone(),
-                    namespace.clone(),
-                    owner.clone(),
-                    self.tx.clone(),
-                );
-                self.owner_check = Some(Owned(tokio::spawn(async move {
+                let (client, ns, owner) =
+                    (self.target.client.clone(), namespace.clone(), owner.clone());
+                self.owner_check = Some(self.ask(async move {
                     let status = super::once::check_owner(client, &ns, &owner).await;
-                    let _ = tx
-                        .send(Msg::OwnerChecked {
-                            uid: owner.uid,
-                            status,
-                        })
-                        .await;
-                })));
+                    Msg::OwnerChecked {
+                        uid: owner.uid,
+                        status,
+                    }
+                }));
             }
             Cmd::CheckNamespace { namespace } => {
-                let (client, ns, tx) = (
-                    self.target.client.clone(),
-                    namespace.clone(),
-                    self.tx.clone(),
-                );
-                self.namespace_check = Some(Owned(tokio::spawn(async move {
-                    let api: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client);
-                    let exists = match api.get_opt(&ns).await {
-                        Ok(found) => Some(found.is_some()),
-                        Err(_) => None,
-                    };
-                    let _ = tx
-                        .send(Msg::NamespaceChecked {
-                            namespace: ns,
-                            exists,
-                        })
-                        .await;
-                })));
+                let (client, ns) = (self.target.client.clone(), namespace.clone());
+                self.namespace_check = Some(self.ask(async move {
+                    let exists = super::once::check_namespace(client, &ns).await;
+                    Msg::NamespaceChecked {
+                        namespace: ns,
+                        exists,
+                    }
+                }));
             }
             // The terminal handoff is the loop's (`app::run`).
             Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}
