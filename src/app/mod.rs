@@ -2,6 +2,7 @@
 //! `run` is the only impure file: terminal, input, tick, channel, draw.
 
 pub mod cmd;
+pub mod diagnosis;
 pub mod forwards;
 pub mod keymap;
 pub mod logs;

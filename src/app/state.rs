@@ -76,6 +76,12 @@ pub struct State {
     /// The shells `e` tries, in order, each a command line (`app::shell::shells`: `--shell`,
     /// else `bash` then `sh`).
     pub shells: Vec<String>,
+    /// The diagnosis of the pod, most important first (`app::diagnosis::refresh`).
+    pub diagnosis: Vec<crate::model::diagnosis::Finding>,
+    /// Tails of the containers' logs read for the diagnosis (previous instance once per restart).
+    pub log_tails: crate::model::diagnosis::LogTails,
+    /// Answers of the one-GET checks of objects the findings rest on.
+    pub related: crate::model::diagnosis::Related,
 }
 
 impl State {
@@ -107,6 +113,9 @@ impl State {
             namespace_asked: false,
             namespace_missing: false,
             shells: crate::app::shell::shells(None),
+            diagnosis: Vec::new(),
+            log_tails: crate::model::diagnosis::LogTails::default(),
+            related: crate::model::diagnosis::Related::new(),
         }
     }
 

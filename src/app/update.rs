@@ -23,6 +23,15 @@ use crate::model::sanitize::sanitize;
 ///   port-forward panel and the pod switcher take the keys while open); `Quit` → `Cmd::Quit`;
 ///   a spec typed in the panel or a log search/filter reads raw keys.
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
+    let diagnosis_input = super::diagnosis::reads(&msg);
+    let cmds = apply(state, msg);
+    if diagnosis_input {
+        super::diagnosis::refresh(state);
+    }
+    cmds
+}
+
+fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
     match msg {
         Msg::Tick(now) => {
             state.now = now;

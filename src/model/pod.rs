@@ -1,6 +1,7 @@
 //! `PodSummary`: the pod as podscope shows it, built once per watch event from a `Pod`.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::{Pod, PodSpec, PodStatus};
@@ -202,6 +203,13 @@ pub struct PodSummary {
     pub containers: Vec<ContainerSummary>,
     /// `status.conditions` in the order the server gave them.
     pub conditions: Vec<ConditionSummary>,
+    /// The pod's spec as the server sent it (unsanitised: sanitise any text taken from it before
+    /// it is shown). The diagnosis reads what the summary does not carry: env references,
+    /// resources, probe parameters, volumes, affinity, `imagePullSecrets`.
+    pub spec: Arc<PodSpec>,
+    /// `metadata.annotations["kubernetes.io/config.source"]` (`file` or `http` for a static pod
+    /// whose API object is only a mirror; `api` or absent otherwise), sanitised.
+    pub config_source: Option<String>,
 }
 
 impl PodSummary {
@@ -273,6 +281,12 @@ impl PodSummary {
                     last_transition_time: time(&c.last_transition_time),
                 })
                 .collect(),
+            spec: Arc::new(spec.clone()),
+            config_source: meta
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get("kubernetes.io/config.source"))
+                .map(|v| sanitize(v).into_owned()),
         }
     }
 

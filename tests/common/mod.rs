@@ -71,6 +71,8 @@ pub fn pod(uid: &str, containers: Vec<ContainerSummary>) -> PodSummary {
         },
         containers,
         conditions: Vec::new(),
+        spec: std::sync::Arc::default(),
+        config_source: None,
     }
 }
 
