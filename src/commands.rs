@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use jiff::Timestamp;
 
 use crate::cli::{AttachArgs, OutputFormat};
-use crate::cluster::once::{ReadError, preflight, read_snapshot};
+use crate::cluster::once::{ReadError, confirm, preflight, read_snapshot};
 use crate::cluster::{Session, Target, connect};
 
 /// Exit code for bad input detected before the TUI starts (kubeconfig, context, RBAC, network).
@@ -56,13 +56,15 @@ async fn once(target: &Target, format: OutputFormat, now: Option<Timestamp>) -> 
     #[allow(clippy::disallowed_methods)] // the one clock read of --once
     let now = now.unwrap_or_else(Timestamp::now);
     match read_snapshot(target).await {
-        Ok((pod, events, owner)) => {
+        Ok(mut snap) => {
+            let diagnosis = confirm(target, &mut snap, now).await;
+            let (pod, events, owner) = (&snap.pod, &snap.events, &snap.owner);
             let out = match format {
                 OutputFormat::Json => {
-                    let doc = crate::snapshot::to_json(&pod, &events, &owner, now);
+                    let doc = crate::snapshot::to_json(pod, events, owner, &diagnosis, now);
                     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
                 }
-                OutputFormat::Text => crate::snapshot::to_text(&pod, &events, &owner, now),
+                OutputFormat::Text => crate::snapshot::to_text(pod, events, owner, &diagnosis, now),
             };
             print!("{out}");
             ExitCode::SUCCESS

@@ -112,6 +112,12 @@ fn escapes_are_neutralised_and_colour_kept_as_data() {
         "\u{1b}[32mok\u{1b}[0m ␛[2J\u{fffd}"
     );
     assert_eq!(terminal_safe("plain"), "plain");
+    // A RIGHT-TO-LEFT OVERRIDE (no control character to `char::is_control`) is caught too.
+    assert_eq!(terminal_safe("exit \u{202e}1"), "exit \u{fffd}1");
+    assert_eq!(
+        terminal_safe("\u{1b}[31m\u{2067}x\u{2069}"),
+        "\u{1b}[31m\u{fffd}x\u{fffd}"
+    );
 }
 
 #[test]

@@ -25,6 +25,11 @@ const SHOTS: &[(&str, &str)] = &[
         "terminating-finalizer",
         "21-terminating-job-tracking-finalizer",
     ),
+    (
+        "liveness-slow-start",
+        "07-liveness-kills-slow-start-exit143",
+    ),
+    ("image-not-found", "13-imagepullbackoff-tag-not-found"),
 ];
 
 #[test]
@@ -46,4 +51,18 @@ fn write_screenshots() {
     update(&mut help, key(KeyCode::Char('?')));
     let backend = render(&help, 120, 40);
     std::fs::write(dir.join("help.svg"), svg::to_svg(backend.buffer())).expect("write svg");
+    // The diagnosis expanded (Enter) and an event selected in full (Tab): case 07.
+    let case = "07-liveness-kills-slow-start-exit143";
+    let mut expanded = cases::state(case, false);
+    update(&mut expanded, key(KeyCode::Enter));
+    let backend = render(&expanded, 120, 40);
+    let path = dir.join("diagnosis-expanded.svg");
+    std::fs::write(path, svg::to_svg(backend.buffer())).expect("write svg");
+    let mut event = cases::state(case, false);
+    update(&mut event, key(KeyCode::Tab));
+    update(&mut event, key(KeyCode::Down));
+    update(&mut event, key(KeyCode::Down));
+    let backend = render(&event, 120, 40);
+    let path = dir.join("event-selected.svg");
+    std::fs::write(path, svg::to_svg(backend.buffer())).expect("write svg");
 }

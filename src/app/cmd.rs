@@ -91,6 +91,22 @@ pub enum Cmd {
         /// The namespace to look up.
         namespace: String,
     },
+    /// Read the tail of one container's log once, for the diagnosis: one GET
+    /// `pods/log?container=…&previous=…&tailLines=20&limitBytes=65536` (no follow, no
+    /// timestamps), answered by `Msg::LogTailRead`. Issued once per restart of a container
+    /// with a `lastState.terminated` (`app::evidence`).
+    ReadLogTail {
+        /// The container's `name`.
+        container: String,
+        /// `previous=true`: the dead instance.
+        previous: bool,
+        /// The container's `restartCount` when asked, carried into the answer's `LogTail`.
+        restart_count: i32,
+    },
+    /// GET one object a finding rests on, once (Secret/ConfigMap: data keys only; PVC: phase;
+    /// Node: unhealthy conditions); in the pod's namespace unless cluster-scoped (Node).
+    /// Answered by `Msg::LookedUp`; a 403 or 404 is an answer, not an error.
+    Lookup(crate::model::diagnosis::ObjectRef),
     /// Leave the loop and restore the terminal.
     Quit,
 }

@@ -18,6 +18,8 @@ pub fn reads(msg: &Msg) -> bool {
             | Msg::EventApplied(_)
             | Msg::EventDeleted(_)
             | Msg::OwnerChecked { .. }
+            | Msg::LogTailRead { .. }
+            | Msg::LookedUp { .. }
     )
 }
 use crate::model::diagnosis::{Inputs, diagnose};

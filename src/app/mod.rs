@@ -3,6 +3,8 @@
 
 pub mod cmd;
 pub mod diagnosis;
+pub mod evidence;
+pub mod focus;
 pub mod forwards;
 pub mod keymap;
 pub mod logs;

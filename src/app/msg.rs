@@ -88,6 +88,24 @@ pub enum Msg {
     Forward(ForwardMsg),
     /// `Cmd::ListPods` answered: the pods the switcher offers, as `(namespace, name)`.
     PodList(Vec<(String, String)>),
+    /// The answer to `Cmd::ReadLogTail`: the tail's lines (sanitised, oldest first) or the
+    /// server's refusal (e.g. `previous terminated container "x" in pod "y" not found`).
+    LogTailRead {
+        /// The container's `name`.
+        container: String,
+        /// Whether it is the previous instance's tail.
+        previous: bool,
+        /// The tail, with the `restartCount` it was asked for.
+        tail: crate::model::diagnosis::LogTail,
+    },
+    /// The answer to `Cmd::Lookup`: found (keys, phase, conditions), absent (404), forbidden
+    /// (403, the server's reason) or failed.
+    LookedUp {
+        /// The object asked about.
+        object: crate::model::diagnosis::ObjectRef,
+        /// What the GET said.
+        lookup: crate::model::diagnosis::Lookup,
+    },
     /// SIGTERM / SIGHUP: leave cleanly.
     Quit,
 }

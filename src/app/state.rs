@@ -82,6 +82,11 @@ pub struct State {
     pub log_tails: crate::model::diagnosis::LogTails,
     /// Answers of the one-GET checks of objects the findings rest on.
     pub related: crate::model::diagnosis::Related,
+    /// Which pane of the pod view has focus, the selected event, the expanded diagnosis and
+    /// its scroll (`app::focus`).
+    pub focus: crate::app::focus::Focus,
+    /// The log tails and lookups asked for the pod, so each is asked once (`app::evidence`).
+    pub evidence: crate::app::evidence::Asked,
 }
 
 impl State {
@@ -116,6 +121,8 @@ impl State {
             diagnosis: Vec::new(),
             log_tails: crate::model::diagnosis::LogTails::default(),
             related: crate::model::diagnosis::Related::new(),
+            focus: crate::app::focus::Focus::default(),
+            evidence: crate::app::evidence::Asked::default(),
         }
     }
 
@@ -137,7 +144,8 @@ impl State {
 
     /// The mode keys are resolved in (`keymap::action_in`) and the footer lists: log pane
     /// shown / focused, pod switching available, help, the port-forward panel (unless a spec is
-    /// being typed: then the panel reads raw keys), the pod switcher.
+    /// being typed: then the panel reads raw keys), the pod switcher, the expanded diagnosis, the
+    /// focused events pane.
     #[must_use]
     pub fn key_mode(&self) -> crate::app::keymap::Mode {
         crate::app::keymap::Mode {
@@ -147,6 +155,8 @@ impl State {
             help: self.show_help,
             forward_panel: self.forwards.shown && self.forwards.input.is_none(),
             switcher: self.switcher.is_some(),
+            diagnosis: self.focus.expanded,
+            events_focus: !self.logs.shown && self.focus.events,
         }
     }
 

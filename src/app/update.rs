@@ -21,12 +21,16 @@ use crate::model::sanitize::sanitize;
 /// - `Tick(now)` → `now` set; dirty only if something time-dependent is displayed;
 /// - keys are resolved through [`crate::app::keymap::KEYMAP`] in `state.key_mode()` (the
 ///   port-forward panel and the pod switcher take the keys while open); `Quit` → `Cmd::Quit`;
-///   a spec typed in the panel or a log search/filter reads raw keys.
+///   a spec typed in the panel or a log search/filter reads raw keys;
+/// - after a message the diagnosis reads, it is refreshed and the log tails and lookups it
+///   wants are asked once each (`Cmd::ReadLogTail`, `Cmd::Lookup`, see [`super::evidence`]).
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
     let diagnosis_input = super::diagnosis::reads(&msg);
-    let cmds = apply(state, msg);
+    let mut cmds = apply(state, msg);
     if diagnosis_input {
+        super::evidence::forget_other_pod(state);
         super::diagnosis::refresh(state);
+        cmds.extend(super::evidence::wanted(state));
     }
     cmds
 }
@@ -170,6 +174,18 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             }
             Vec::new()
         }
+        Msg::LogTailRead {
+            container,
+            previous,
+            tail,
+        } => {
+            super::evidence::log_tail_read(state, container, previous, tail);
+            Vec::new()
+        }
+        Msg::LookedUp { object, lookup } => {
+            super::evidence::looked_up(state, object, lookup);
+            Vec::new()
+        }
         Msg::Quit => vec![Cmd::Quit],
     }
 }
@@ -260,6 +276,19 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         | Action::SwitcherPrev
         | Action::SwitchToSelected
         | Action::CloseSwitcher => return super::switcher::apply(state, action),
+        Action::ExpandDiagnosis
+        | Action::CloseDiagnosis
+        | Action::DiagnosisUp
+        | Action::DiagnosisDown
+        | Action::DiagnosisPageUp
+        | Action::DiagnosisPageDown
+        | Action::FocusEvents
+        | Action::FocusContainers
+        | Action::EventNext
+        | Action::EventPrev => {
+            super::focus::apply(state, action);
+            return Vec::new();
+        }
         log_action => return logs::apply(state, log_action),
     }
     state.dirty |= before != (state.selected, state.show_help);

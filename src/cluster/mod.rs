@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod debug;
+pub mod evidence;
 pub mod exec;
 pub mod exec_cli;
 pub mod forbidden;

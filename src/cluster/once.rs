@@ -1,12 +1,15 @@
-//! One-shot reads: the preflight GET before the TUI starts, and the `--once` snapshot.
+//! One-shot reads: the preflight GET before the TUI starts, and the `--once` snapshot (pod,
+//! events, owner, previous log tails, then the lookups its diagnosis wants).
 
 use k8s_openapi::api::core::v1::{Event, Pod};
 use kube::Api;
 use kube::api::{ApiResource, DynamicObject, GroupVersionKind, ListParams};
 
 use super::config::{Target, describe_error};
+use super::logs_ws::LogSource;
 use super::watch::events_selector;
 use crate::model::deletion::OwnerStatus;
+use crate::model::diagnosis::{Finding, Inputs, LogTails, Related, wanted_lookups};
 use crate::model::{EventSummary, OwnerRef, PodSummary};
 
 /// Why a one-shot read failed; `Display` is the one line to print.
@@ -42,14 +45,68 @@ pub async fn preflight(target: &Target) -> Result<Option<Pod>, ReadError> {
     }
 }
 
-/// Reads the pod, its events (newest first) and, for a pod held by finalizers, whether its owner
-/// still exists ([`check_owner`]; `Unknown` when not needed), for `--once`.
+/// What `--once` read: the pod, its events, its owner's existence and the previous log tails
+/// of its restarted containers (the lookups are added by [`confirm`]).
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// The pod.
+    pub pod: PodSummary,
+    /// Its events, newest first.
+    pub events: Vec<EventSummary>,
+    /// Whether the owner of a pod held by finalizers exists (`Unknown` when not needed).
+    pub owner: OwnerStatus,
+    /// `previous`: the tail of the dead instance of every container with a
+    /// `lastState.terminated` ([`super::evidence::read_log_tail`]).
+    pub log_tails: LogTails,
+    /// Answers about the objects the findings rest on.
+    pub related: Related,
+}
+
+impl Snapshot {
+    /// The diagnosis of what was read, at `now`.
+    #[must_use]
+    pub fn diagnose(&self, now: jiff::Timestamp) -> Vec<Finding> {
+        crate::model::diagnosis::diagnose(&Inputs {
+            pod: &self.pod,
+            events: &self.events,
+            logs: &self.log_tails,
+            related: &self.related,
+            owner: &self.owner,
+            now,
+        })
+    }
+}
+
+/// Diagnoses `snap` at `now`, GETs the objects the findings want confirmed
+/// ([`wanted_lookups`], concurrently, answers stored in `snap.related`) and diagnoses again, at
+/// most twice; returns the last diagnosis. Refusals (403) and absences (404) are answers.
+pub async fn confirm(target: &Target, snap: &mut Snapshot, now: jiff::Timestamp) -> Vec<Finding> {
+    let mut findings = snap.diagnose(now);
+    for _ in 0..2 {
+        let wanted = wanted_lookups(&findings, &snap.related);
+        if wanted.is_empty() {
+            break;
+        }
+        let ns = snap.pod.namespace.clone();
+        let answers = futures::future::join_all(
+            wanted
+                .iter()
+                .map(|o| super::evidence::look_up(target.client.clone(), &ns, o)),
+        )
+        .await;
+        snap.related.extend(wanted.into_iter().zip(answers));
+        findings = snap.diagnose(now);
+    }
+    findings
+}
+
+/// Reads the pod, then at once its events (newest first), for a pod held by finalizers whether
+/// its owner still exists ([`check_owner`]; `Unknown` when not needed), and the previous log
+/// tail of every container with a `lastState.terminated`, for `--once`.
 ///
 /// # Errors
 /// [`ReadError::NotFound`] when the pod does not exist; [`ReadError::Other`] otherwise.
-pub async fn read_snapshot(
-    target: &Target,
-) -> Result<(PodSummary, Vec<EventSummary>, OwnerStatus), ReadError> {
+pub async fn read_snapshot(target: &Target) -> Result<Snapshot, ReadError> {
     let pod = preflight(target)
         .await?
         .ok_or_else(|| ReadError::NotFound {
@@ -63,17 +120,41 @@ pub async fn read_snapshot(
         &summary.namespace,
         &summary.uid,
     ));
-    let events = api
-        .list(&lp)
-        .await
+    let owner = async {
+        match crate::model::deletion::owner_check_needed(&summary) {
+            Some(o) => check_owner(target.client.clone(), &summary.namespace, o).await,
+            None => OwnerStatus::Unknown,
+        }
+    };
+    let source = LogSource::Http(Api::namespaced(target.client.clone(), &target.namespace));
+    let restarted: Vec<_> = summary
+        .containers
+        .iter()
+        .filter(|c| c.last_state.is_some())
+        .collect();
+    let tails = futures::future::join_all(restarted.iter().map(|c| {
+        super::evidence::read_log_tail(&source, &summary.name, &c.name, true, c.restart_count)
+    }));
+    let (events, owner, tails) = futures::join!(api.list(&lp), owner, tails);
+    let events = events
         .map_err(|e| ReadError::Other(describe_error(&e, "list", "events", &target.namespace)))?;
     let mut events: Vec<EventSummary> = events.items.iter().map(EventSummary::from_event).collect();
     crate::model::event::sort_newest_first(&mut events);
-    let owner = match crate::model::deletion::owner_check_needed(&summary) {
-        Some(o) => check_owner(target.client.clone(), &summary.namespace, o).await,
-        None => OwnerStatus::Unknown,
+    let log_tails = LogTails {
+        previous: restarted
+            .iter()
+            .map(|c| c.name.clone())
+            .zip(tails)
+            .collect(),
+        current: std::collections::BTreeMap::new(),
     };
-    Ok((summary, events, owner))
+    Ok(Snapshot {
+        pod: summary,
+        events,
+        owner,
+        log_tails,
+        related: Related::new(),
+    })
 }
 
 /// GETs the owner `owner` of a pod in `namespace` once, to tell whether a pod held by its

@@ -33,6 +33,9 @@ pub struct Session {
     owner_check: Option<Owned>,
     /// The one-shot GET of the namespace of a pod not found (`Cmd::CheckNamespace`).
     namespace_check: Option<Owned>,
+    /// The diagnosis' one-shot reads (`Cmd::ReadLogTail`, `Cmd::Lookup`); finished ones are
+    /// pruned when the next one starts.
+    evidence: Vec<Owned>,
 }
 
 impl Session {
@@ -57,6 +60,7 @@ impl Session {
             tools: super::session_tools::Tools::default(),
             owner_check: None,
             namespace_check: None,
+            evidence: Vec::new(),
         }
     }
 
@@ -178,6 +182,7 @@ impl Session {
                 self.pod_watch = None;
                 self.events_watch = None;
                 self.logs.clear();
+                self.evidence.clear();
                 self.tools.stop_all();
                 self.target.namespace.clone_from(namespace);
                 self.target.pod.clone_from(name);
@@ -219,12 +224,59 @@ impl Session {
                     }
                 }));
             }
+            Cmd::ReadLogTail {
+                container,
+                previous,
+                restart_count,
+            } => {
+                let source = self.log_source.clone().unwrap_or_else(|| {
+                    LogSource::Http(Api::namespaced(
+                        self.target.client.clone(),
+                        &self.target.namespace,
+                    ))
+                });
+                let (pod, container, previous, restart_count) = (
+                    self.target.pod.clone(),
+                    container.clone(),
+                    *previous,
+                    *restart_count,
+                );
+                self.evidence.retain(|t| !t.0.is_finished());
+                self.evidence.push(self.ask(async move {
+                    let tail = super::evidence::read_log_tail(
+                        &source,
+                        &pod,
+                        &container,
+                        previous,
+                        restart_count,
+                    )
+                    .await;
+                    Msg::LogTailRead {
+                        container,
+                        previous,
+                        tail,
+                    }
+                }));
+            }
+            Cmd::Lookup(object) => {
+                let (client, ns, object) = (
+                    self.target.client.clone(),
+                    self.target.namespace.clone(),
+                    object.clone(),
+                );
+                self.evidence.retain(|t| !t.0.is_finished());
+                self.evidence.push(self.ask(async move {
+                    let lookup = super::evidence::look_up(client, &ns, &object).await;
+                    Msg::LookedUp { object, lookup }
+                }));
+            }
             // The terminal handoff is the loop's (`app::run`).
             Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}
             Cmd::Quit => {
                 self.pod_watch = None;
                 self.events_watch = None;
                 self.logs.clear();
+                self.evidence.clear();
                 self.tools.stop_all();
             }
         }

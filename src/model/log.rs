@@ -229,10 +229,11 @@ pub fn split_sgr(s: &str) -> (String, Vec<SgrMark>) {
 
 /// Makes one log line safe to write to a terminal while keeping its colour: SGR sequences
 /// (`ESC [ params m`) are written as they were, every other control character or escape is
-/// neutralised as in [`split_sgr`]. Borrowed when the line has no control character.
+/// neutralised as in [`split_sgr`] (bidirectional overrides included). Borrowed when the line has
+/// nothing to neutralise.
 #[must_use]
 pub fn terminal_safe(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(|c| c.is_control()) {
+    if !s.chars().any(super::sanitize::is_neutralised) {
         return Cow::Borrowed(s);
     }
     let (text, marks) = split_sgr(s);

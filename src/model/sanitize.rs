@@ -4,6 +4,12 @@
 //! spec or the container's output). A raw `ESC` could clear the screen (`ESC [ 2 J`), retitle the
 //! window (`ESC ] 0 ;`) or write the clipboard (OSC 52). Every control character is therefore
 //! replaced by a visible stand-in, so no sequence can act and the user still sees that it was there.
+//!
+//! The Unicode bidirectional embeddings, overrides and isolates (U+202A–U+202E LRE RLE PDF LRO
+//! RLO, U+2066–U+2069 LRI RLI FSI PDI) are neutralised too: they are not controls to a terminal,
+//! but a RIGHT-TO-LEFT OVERRIDE in a message reverses how the rest of the line reads ("Trojan
+//! Source"), so `exit 1 \u{202E}0 tixe` would read as something it is not. Each becomes `�`
+//! (U+FFFD).
 
 use std::borrow::Cow;
 
@@ -18,8 +24,18 @@ fn replacement(c: char, keep_newline: bool) -> Option<char> {
         '\u{7f}' => Some('\u{2421}'),
         // C1 controls (8-bit CSI U+009B, OSC U+009D, …) → U+FFFD.
         '\u{80}'..='\u{9f}' => Some('\u{fffd}'),
+        // Bidirectional embeddings/overrides and isolates → U+FFFD.
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => Some('\u{fffd}'),
         _ => None,
     }
+}
+
+/// Whether [`sanitize`] replaces `c` (a C0 or C1 control, DEL, TAB, or a bidirectional
+/// embedding, override or isolate): a fast check for callers that keep some sequences (colour)
+/// and must not skip text that needs work.
+#[must_use]
+pub fn is_neutralised(c: char) -> bool {
+    replacement(c, false).is_some()
 }
 
 fn sanitize_with(s: &str, keep_newline: bool) -> Cow<'_, str> {
@@ -44,7 +60,8 @@ fn sanitize_with(s: &str, keep_newline: bool) -> Cow<'_, str> {
 ///
 /// Every C0 control (U+0000–U+001F, incl. ESC, CR, LF, BEL, BS) becomes its Unicode Control Picture
 /// (U+2400 + code, e.g. ESC → `␛`, LF → `␊`), DEL becomes `␡` (U+2421), C1 controls
-/// (U+0080–U+009F) become `�` (U+FFFD), and TAB becomes a space. Returns the input borrowed when
+/// (U+0080–U+009F) become `�` (U+FFFD), the bidirectional controls U+202A–U+202E and
+/// U+2066–U+2069 become `�` (U+FFFD), and TAB becomes a space. Returns the input borrowed when
 /// nothing changes.
 pub fn sanitize(s: &str) -> Cow<'_, str> {
     sanitize_with(s, false)
@@ -108,5 +125,30 @@ mod tests {
         assert_eq!(sanitize_multiline("50%\r60%\n"), "50%␍60%\n");
         assert_eq!(sanitize_multiline("a\tb\u{7}"), "a b␇");
         assert_eq!(sanitize_multiline("end\r"), "end␍");
+    }
+
+    #[test]
+    fn bidirectional_overrides_cannot_reorder() {
+        let all = [
+            '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}', '\u{2066}', '\u{2067}',
+            '\u{2068}', '\u{2069}',
+        ];
+        for c in all {
+            let input = format!("exit 1 {c}0 tixe");
+            assert_eq!(sanitize(&input), "exit 1 \u{fffd}0 tixe", "{c:?}");
+            assert_eq!(
+                sanitize_multiline(&format!("l1\n{input}\n")),
+                "l1\nexit 1 \u{fffd}0 tixe\n",
+                "{c:?}"
+            );
+            assert!(is_neutralised(c), "{c:?}");
+        }
+        // Joiners in emoji sequences are text, not overrides.
+        assert!(matches!(sanitize("👩\u{200d}💻"), Cow::Borrowed(_)));
+        assert_eq!(
+            sanitize("\u{1b}[31m\u{202e}evil"),
+            "␛[31m\u{fffd}evil",
+            "ESC and RLO together"
+        );
     }
 }

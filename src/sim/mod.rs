@@ -31,6 +31,7 @@ mod object;
 mod openapi;
 mod patch;
 mod query;
+mod related;
 mod routes;
 mod scenario;
 mod select;

@@ -64,6 +64,7 @@ pub fn router(store: Store) -> Router {
             only_get(get(absent_owner)),
         )
         .merge(super::stream::routes())
+        .merge(super::related::routes())
         .fallback(|| async { ApiError::no_route() })
         .with_state(store)
 }

@@ -1,6 +1,7 @@
-//! The selected container in full, diagnosis first: state with message, the back-off countdown
-//! and gauge, lastState with exit-code meaning, ready/started/restarts, image, command, ports,
-//! probes.
+//! The selected container in full, diagnosis first: state with message (and, waiting, the
+//! runtime's answer), the back-off countdown and gauge, lastState with exit-code meaning, the
+//! findings about it ([`super::detail_findings`]), ready/started/restarts, image, command,
+//! ports, probes.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -14,7 +15,7 @@ use crate::app::state::State;
 use crate::model::{BackoffSource, ContainerState, ContainerSummary, PodSummary, Terminated};
 
 /// Width of the label column.
-const LABEL_W: usize = 11;
+pub const LABEL_W: usize = 11;
 /// Cells of the back-off gauge.
 const GAUGE_W: u16 = 20;
 
@@ -40,7 +41,9 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     frame.render_widget(widget, area);
 }
 
-fn field(label: &str, spans: Vec<Span<'static>>, style: Style) -> Line<'static> {
+/// One `Label      value` line of the detail.
+#[must_use]
+pub fn field(label: &str, spans: Vec<Span<'static>>, style: Style) -> Line<'static> {
     let mut all = vec![Span::styled(format!("{label:<LABEL_W$}"), style)];
     all.extend(spans);
     Line::from(all)
@@ -81,6 +84,9 @@ pub fn lines(
                 .is_some_and(|b| b.source == BackoffSource::Message);
             for m in message.iter().filter(|_| !restated).flat_map(|m| m.lines()) {
                 cont(&mut out, m, t.dim, width);
+            }
+            if let Some(answer) = super::detail_findings::runtime_answer(state, c) {
+                cont(&mut out, &answer, t.error, width);
             }
         }
         ContainerState::Running { started_at } => {
@@ -137,6 +143,7 @@ pub fn lines(
         ));
         terminated(&mut out, last, c, pod_finished, state, width);
     }
+    super::detail_findings::findings(&mut out, c, state, width);
     let flag = |v: bool| {
         if v {
             Span::styled("True", t.ok)

@@ -24,20 +24,30 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
             .map(|(_, k, d)| super::width::cells(&k.join("/")) + 1 + super::width::cells(d) + 2)
             .sum()
     };
-    // Too narrow: first drop the container moves (the arrow keys are guessable), then hints
-    // from the middle (the front while the log pane has focus), never `? help` and `q quit` (the table's last two).
+    // Too narrow: first drop the container moves (the arrow keys are guessable), then `Enter
+    // diagnosis` (the diagnosis block's title says it), then hints from the middle (the front
+    // while the log pane has focus), never `? help` and `q quit` (the table's last two), nor
+    // the keys of the focused events pane or of the expanded diagnosis.
     let fits = |g: &[(keymap::Action, Vec<String>, &str)]| width(g) <= usize::from(area.width) + 2;
-    if !fits(&groups) {
-        groups.retain(|(a, _, _)| {
-            !matches!(
-                a,
-                keymap::Action::NextContainer | keymap::Action::PrevContainer
-            )
-        });
+    for drop in [
+        &[keymap::Action::NextContainer, keymap::Action::PrevContainer][..],
+        &[keymap::Action::ExpandDiagnosis][..],
+    ] {
+        if !fits(&groups) {
+            groups.retain(|(a, _, _)| !drop.contains(a));
+        }
     }
     // With the log pane focused its own keys matter most: drop from the front instead.
     while groups.len() > 2 && !fits(&groups) {
-        let at = if mode.log_focus { 0 } else { groups.len() - 3 };
+        let end = groups.len() - 2;
+        let at = if mode.log_focus {
+            0
+        } else {
+            groups[..end]
+                .iter()
+                .rposition(|(a, _, _)| !focused_layer(*a))
+                .unwrap_or(end - 1)
+        };
         groups.remove(at);
     }
     let mut spans = Vec::new();
@@ -49,4 +59,18 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         spans.push(Span::styled(format!(" {description}"), t.dim));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Keys of the focused events pane and of the expanded diagnosis: kept in the footer longest.
+fn focused_layer(action: keymap::Action) -> bool {
+    use keymap::Action as A;
+    matches!(
+        action,
+        A::EventNext
+            | A::EventPrev
+            | A::FocusContainers
+            | A::DiagnosisUp
+            | A::DiagnosisDown
+            | A::CloseDiagnosis
+    )
 }

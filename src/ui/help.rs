@@ -1,6 +1,6 @@
 //! The help overlay (`?`): every keymap row, grouped under a heading per mode, plus what the
-//! countdown marks mean. Two columns when the terminal is wide enough; scrollable (↓/j, ↑/k,
-//! PgDn/PgUp while open) with a "more ↓" hint when it still does not fit.
+//! countdown marks mean. Two columns when the terminal is wide enough, three from 120 columns;
+//! scrollable (↓/j, ↑/k, PgDn/PgUp while open) with a "more ↓" hint when it still does not fit.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -33,9 +33,11 @@ const MARK_WIDTH: usize = 18;
 /// Width of the key column of a keymap row (`Esc / q / P / o` is the widest label).
 const KEY_WIDTH: usize = 16;
 /// Widest the popup gets.
-const MAX_WIDTH: u16 = 100;
+const MAX_WIDTH: u16 = 116;
 /// Inner width from which the keymap is laid out in two columns.
 const TWO_COLUMNS_FROM: usize = 64;
+/// Inner width from which the keymap is laid out in three columns (a 120-column terminal).
+const THREE_COLUMNS_FROM: usize = 108;
 
 /// The heading a keymap action is listed under in the help overlay.
 #[must_use]
@@ -82,16 +84,35 @@ pub fn heading(action: Action) -> &'static str {
         | Action::SwitcherPrev
         | Action::SwitchToSelected
         | Action::CloseSwitcher => "pod switcher (P, demo)",
+        Action::ExpandDiagnosis
+        | Action::CloseDiagnosis
+        | Action::DiagnosisUp
+        | Action::DiagnosisDown
+        | Action::DiagnosisPageUp
+        | Action::DiagnosisPageDown => DIAGNOSIS,
+        Action::FocusEvents | Action::FocusContainers | Action::EventNext | Action::EventPrev => {
+            EVENTS
+        }
     }
 }
+
+/// Keys listed first in their section: they open the mode the section's other keys work in.
+const OPENERS: &[Action] = &[Action::ExpandDiagnosis, Action::FocusEvents];
+
+/// The heading of the diagnosis keys.
+const DIAGNOSIS: &str = "diagnosis (Enter expands it)";
+/// The heading of the events keys.
+const EVENTS: &str = "events (Tab focuses them)";
 
 /// Headings in the order they are shown.
 const HEADINGS: &[&str] = &[
     "containers",
+    DIAGNOSIS,
     "panels",
     "port-forward panel (f)",
     "pod switcher (P, demo)",
     "log pane (Tab focuses it)",
+    EVENTS,
     "help, quit",
 ];
 
@@ -110,10 +131,13 @@ fn sections() -> Vec<Vec<Row>> {
         .iter()
         .map(|h| {
             let mut rows = vec![Row::Heading(h)];
-            for (action, keys, description) in &groups {
-                if heading(*action) == *h {
-                    rows.push(Row::Key(keys.join(" / "), description));
-                }
+            // The key that opens a section's mode first (Enter, Tab), then its keys.
+            let (open, rest): (Vec<_>, Vec<_>) = groups
+                .iter()
+                .filter(|(action, _, _)| heading(*action) == *h)
+                .partition(|(action, _, _)| OPENERS.contains(action));
+            for (_, keys, description) in open.into_iter().chain(rest) {
+                rows.push(Row::Key(keys.join(" / "), description));
             }
             rows
         })
@@ -121,43 +145,69 @@ fn sections() -> Vec<Vec<Row>> {
         .collect()
 }
 
-/// The overlay's lines for an inner width: keymap sections (two columns side by side when
-/// `inner_width` allows), a blank line, then the legend. Each line is `(left, right)`.
-fn layout(inner_width: usize) -> Vec<(Row, Option<Row>)> {
-    let sections = sections();
-    let mut out = Vec::new();
-    if inner_width >= TWO_COLUMNS_FROM {
-        // Split the sections where the taller column is shortest.
-        let len = |s: &[Vec<Row>]| s.iter().map(|r| r.len() + 1).sum::<usize>();
-        let split = (1..sections.len())
-            .min_by_key(|&i| len(&sections[..i]).max(len(&sections[i..])))
-            .unwrap_or(sections.len());
-        let column = |s: &[Vec<Row>]| {
-            let mut c: Vec<Row> = Vec::new();
-            for section in s {
-                if !c.is_empty() {
-                    c.push(Row::Blank);
-                }
-                c.extend(section.iter().cloned());
-            }
-            c
-        };
-        let (left, right) = (column(&sections[..split]), column(&sections[split..]));
-        for i in 0..left.len().max(right.len()) {
-            out.push((
-                left.get(i).cloned().unwrap_or(Row::Blank),
-                right.get(i).cloned(),
-            ));
-        }
+/// How many columns the keymap takes at an inner width: three from [`THREE_COLUMNS_FROM`], two
+/// from [`TWO_COLUMNS_FROM`], else one.
+fn column_count(inner_width: usize) -> usize {
+    if inner_width >= THREE_COLUMNS_FROM {
+        3
+    } else if inner_width >= TWO_COLUMNS_FROM {
+        2
     } else {
-        for (i, section) in sections.iter().enumerate() {
-            if i > 0 {
-                out.push((Row::Blank, None));
+        1
+    }
+}
+
+/// The sections cut into `n` runs (in order) so that the tallest column is shortest.
+fn split(sections: &[Vec<Row>], n: usize) -> Vec<&[Vec<Row>]> {
+    let len = |s: &[Vec<Row>]| s.iter().map(|r| r.len() + 1).sum::<usize>();
+    let count = sections.len();
+    let mut best: Option<(usize, Vec<usize>)> = None;
+    // Cut points 0 < a ≤ b ≤ count (b = count for two columns).
+    for a in 1..=count {
+        for b in a..=count {
+            if (n == 2 && b != count) || (n < 2 && (a != count || b != count)) {
+                continue;
             }
-            out.extend(section.iter().cloned().map(|r| (r, None)));
+            let tallest = len(&sections[..a])
+                .max(len(&sections[a..b]))
+                .max(len(&sections[b..]));
+            if best.as_ref().is_none_or(|(t, _)| tallest < *t) {
+                best = Some((tallest, vec![a, b]));
+            }
         }
     }
-    out.push((Row::Blank, None));
+    let cuts = best.map_or_else(|| vec![count, count], |(_, c)| c);
+    let (a, b) = (cuts[0], cuts[1]);
+    let all = [&sections[..a], &sections[a..b], &sections[b..]];
+    all.into_iter().take(n.max(1)).collect()
+}
+
+/// The overlay's lines for an inner width: keymap sections (in two or three columns side by side
+/// when `inner_width` allows), a blank line, then the legend. Each line has one row per column.
+fn layout(inner_width: usize) -> Vec<Vec<Row>> {
+    let sections = sections();
+    let n = column_count(inner_width);
+    let column = |s: &[Vec<Row>]| {
+        let mut c: Vec<Row> = Vec::new();
+        for section in s {
+            if !c.is_empty() {
+                c.push(Row::Blank);
+            }
+            c.extend(section.iter().cloned());
+        }
+        c
+    };
+    let columns: Vec<Vec<Row>> = split(&sections, n).into_iter().map(column).collect();
+    let height = columns.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out: Vec<Vec<Row>> = (0..height)
+        .map(|i| {
+            columns
+                .iter()
+                .map(|c| c.get(i).cloned().unwrap_or(Row::Blank))
+                .collect()
+        })
+        .collect();
+    out.push(vec![Row::Blank]);
     out
 }
 
@@ -230,16 +280,22 @@ fn spans(row: &Row, width: usize, t: &Theme) -> Vec<Span<'static>> {
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
     let (popup, inner, total) = geometry(area);
-    let column = inner / 2;
     let mut lines: Vec<Line> = layout(inner)
         .into_iter()
-        .map(|(left, right)| match right {
-            Some(right) => {
-                let mut s = spans(&left, column, t);
-                s.extend(spans(&right, inner - column, t));
-                Line::from(s)
+        .map(|cells| {
+            let n = cells.len().max(1);
+            let column = inner / n;
+            let mut s = Vec::new();
+            for (i, cell) in cells.iter().enumerate() {
+                // The last column takes what the division leaves.
+                let w = if i + 1 == n {
+                    inner - column * (n - 1)
+                } else {
+                    column
+                };
+                s.extend(spans(cell, w, t));
             }
-            None => Line::from(spans(&left, inner, t)),
+            Line::from(s)
         })
         .collect();
     for (mark, meaning) in legend_lines(inner) {

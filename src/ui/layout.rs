@@ -1,8 +1,11 @@
 //! `Areas`: where each pane goes, as a pure function of the frame size and the content heights.
 //!
-//! Priorities when space is short (80×24 and below): header, footer, containers list, the
-//! selected container's detail (8 rows), events (4 rows), conditions in a one-line compact form,
-//! the rest of the detail, the full conditions table, then more events.
+//! Priorities when space is short (80×24 and below): header, footer, the diagnosis block's
+//! title and first headline (2 rows; 1 below 8 rows of body), containers list, the selected
+//! container's detail (8 rows), events (4 rows, half the body while they have focus),
+//! conditions in a one-line compact form, the rest of the diagnosis block (up to a third of the
+//! body), the rest of the detail, the full conditions table, then more events. The expanded
+//! diagnosis takes the whole body ([`areas_expanded`]).
 
 use ratatui::layout::Rect;
 
@@ -11,14 +14,18 @@ use ratatui::layout::Rect;
 pub struct Wanted {
     /// Header rows (3, plus the wrapped notice and hint).
     pub header: u16,
+    /// Diagnosis block: title + its lines (0 without findings).
+    pub diagnosis: u16,
     /// Container list: title + one row per container.
     pub containers: u16,
     /// Detail of the selected container: title + lines.
     pub detail: u16,
     /// Conditions: title + one row per condition.
     pub conditions: u16,
-    /// Events: title + one row per event (at least title + 1).
+    /// Events: title + one row per event (at least title + 1), + the selected one's full text.
     pub events: u16,
+    /// The events pane has focus: it gets up to half the body before the rest of the detail.
+    pub events_first: bool,
 }
 
 /// The rectangles of each pane; zero-height rectangles mean "not shown".
@@ -26,6 +33,8 @@ pub struct Wanted {
 pub struct Areas {
     /// Pod identity, connection, STATUS/READY/RESTARTS/AGE.
     pub header: Rect,
+    /// The diagnosis: its first findings, or all of them when expanded.
+    pub diagnosis: Rect,
     /// One line per container.
     pub containers: Rect,
     /// The selected container in full.
@@ -42,6 +51,14 @@ pub struct Areas {
 const DETAIL_MIN: u16 = 8;
 /// Rows of the smallest useful events pane.
 const EVENTS_MIN: u16 = 4;
+/// Rows of the diagnosis block first served: its title and the first headline.
+const DIAGNOSIS_MIN: u16 = 2;
+
+/// The diagnosis block's first rows in a body of `body` rows: the title and the first headline,
+/// only the headline below 8 rows.
+fn diagnosis_floor(body: u16) -> u16 {
+    if body >= 8 { DIAGNOSIS_MIN } else { 1 }
+}
 
 /// The most rows the header may take of a frame `h` rows high: its two essential lines when
 /// short, room for a notice from 16 rows, for wrapped notes and a hint from 30.
@@ -61,12 +78,27 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
     let footer_h = u16::from(h >= 4);
     let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
     let mut rest = h - footer_h - header_h;
+    let body = rest;
 
     let third = (rest / 3).max(2);
+    let diagnosis_min = take(&mut rest, wanted.diagnosis.min(diagnosis_floor(body)));
     let containers = take(&mut rest, wanted.containers.min(third));
     let detail_min = take(&mut rest, wanted.detail.min(DETAIL_MIN));
-    let events_min = take(&mut rest, wanted.events.min(EVENTS_MIN));
+    let events_floor = if wanted.events_first {
+        EVENTS_MIN.max(body / 2)
+    } else {
+        EVENTS_MIN
+    };
+    let events_min = take(&mut rest, wanted.events.min(events_floor));
     let compact = take(&mut rest, wanted.conditions.min(2));
+    let diagnosis_cap = (body / 3).max(diagnosis_min);
+    let diagnosis_extra = take(
+        &mut rest,
+        wanted
+            .diagnosis
+            .min(diagnosis_cap)
+            .saturating_sub(diagnosis_min),
+    );
     let detail_extra = take(&mut rest, wanted.detail.saturating_sub(detail_min));
     let full_extra = wanted.conditions.saturating_sub(compact);
     let conditions = compact
@@ -85,6 +117,7 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
     };
     Areas {
         header: next(header_h),
+        diagnosis: next(diagnosis_min + diagnosis_extra),
         containers: next(containers),
         detail: next(detail_min + detail_extra),
         conditions: next(conditions),
@@ -96,9 +129,9 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
 /// Rows of the smallest detail pane next to the log pane.
 const DETAIL_MIN_WITH_LOGS: u16 = 6;
 
-/// Splits `area` when the log pane is shown: header, containers, the detail (up to a third of
-/// the room, at least [`DETAIL_MIN_WITH_LOGS`] rows when it wants them), the log pane with the
-/// rest, footer. Conditions and events are not shown (events can be woven into the log).
+/// Splits `area` when the log pane is shown: header, the diagnosis block's title and first
+/// headline, containers, the detail (up to a third of the room, at least
+/// [`DETAIL_MIN_WITH_LOGS`] rows when it wants them), the log pane with the rest, footer. Conditions and events are not shown (events can be woven into the log).
 /// Returns the areas (conditions and events empty) and the log pane's rectangle.
 #[must_use]
 pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
@@ -107,6 +140,8 @@ pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
     let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
     let mut rest = h - footer_h - header_h;
     let third = (rest / 3).max(2);
+    let floor = diagnosis_floor(rest);
+    let diagnosis = take(&mut rest, wanted.diagnosis.min(floor));
     let containers = take(&mut rest, wanted.containers.min(third));
     let detail_cap = (rest / 3).max(DETAIL_MIN_WITH_LOGS);
     let detail = take(&mut rest, wanted.detail.min(detail_cap));
@@ -118,6 +153,7 @@ pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
         r
     };
     let header = next(header_h);
+    let diagnosis = next(diagnosis);
     let containers = next(containers);
     let detail = next(detail);
     let logs = next(logs_h);
@@ -126,6 +162,7 @@ pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
     (
         Areas {
             header,
+            diagnosis,
             containers,
             detail,
             conditions: empty,
@@ -134,6 +171,28 @@ pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
         },
         logs,
     )
+}
+
+/// Splits `area` while the diagnosis is expanded: header, the diagnosis over the whole body,
+/// footer; the other panes are empty.
+#[must_use]
+pub fn areas_expanded(area: Rect, wanted: Wanted) -> Areas {
+    let h = area.height;
+    let footer_h = u16::from(h >= 4);
+    let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
+    let body = h - footer_h - header_h;
+    let header = Rect::new(area.x, area.y, area.width, header_h);
+    let diagnosis = Rect::new(area.x, area.y + header_h, area.width, body);
+    let empty = Rect::new(area.x, area.y + header_h + body, area.width, 0);
+    Areas {
+        header,
+        diagnosis,
+        containers: empty,
+        detail: empty,
+        conditions: empty,
+        events: empty,
+        footer: Rect::new(area.x, area.y + header_h + body, area.width, footer_h),
+    }
 }
 
 /// Takes up to `want` rows from `rest`.

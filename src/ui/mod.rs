@@ -1,13 +1,17 @@
 //! The pure view: `view(frame, &state)` draws the whole screen from `State` and never mutates it.
 //!
-//! Panes (one file each): [`header`], [`containers`], [`detail`], [`conditions`], [`events`],
-//! [`logs`], [`footer`], [`help`]; placement in [`layout`]; styles in [`theme`].
+//! Panes (one file each): [`header`], [`diagnosis`] (expanded: [`diagnosis_full`]),
+//! [`containers`], [`detail`] (with [`detail_findings`]), [`conditions`], [`events`], [`logs`],
+//! [`footer`], [`help`]; placement in [`layout`]; styles in [`theme`].
 
 pub mod clock;
 pub mod conditions;
 pub mod containers;
 pub mod countdown;
 pub mod detail;
+pub mod detail_findings;
+pub mod diagnosis;
+pub mod diagnosis_full;
 pub mod events;
 pub mod exit_hint;
 pub mod footer;
@@ -33,12 +37,19 @@ pub fn view(frame: &mut Frame, state: &State) {
     let area = frame.area();
     let wanted = layout::Wanted {
         header: header::wanted(state, area.width),
+        diagnosis: diagnosis::wanted(state, area.width),
         containers: containers::wanted(state),
         detail: detail::wanted(state, area.width),
         conditions: conditions::wanted(state),
-        events: events::wanted(state),
+        events: events::wanted(state, area.width),
+        events_first: state.key_mode().events_focus,
     };
-    let (areas, logs_area) = if state.logs.shown {
+    let (areas, logs_area) = if state.focus.expanded {
+        (
+            layout::areas_expanded(area, wanted),
+            ratatui::layout::Rect::default(),
+        )
+    } else if state.logs.shown {
         layout::areas_with_logs(area, wanted)
     } else {
         (
@@ -47,8 +58,13 @@ pub fn view(frame: &mut Frame, state: &State) {
         )
     };
     header::render(frame, areas.header, state);
-    containers::render(frame, areas.containers, state);
-    detail::render(frame, areas.detail, state);
+    if state.focus.expanded {
+        diagnosis_full::render(frame, areas.diagnosis, state);
+    } else {
+        diagnosis::render(frame, areas.diagnosis, state);
+        containers::render(frame, areas.containers, state);
+        detail::render(frame, areas.detail, state);
+    }
     if areas.conditions.height > 0 {
         conditions::render(frame, areas.conditions, state);
     }

@@ -45,6 +45,48 @@ pub fn words(text: &str, cols: usize) -> Vec<String> {
         .collect()
 }
 
+/// `text` wrapped like [`words`], the first line `first` columns narrower than `cols` and the
+/// others `rest` narrower (room for a prefix and a hanging indent); the lines carry no indent.
+/// At least one column is left on each line.
+#[must_use]
+pub fn hanging(text: &str, cols: usize, first: usize, rest: usize) -> Vec<String> {
+    if text.trim().is_empty() {
+        return Vec::new();
+    }
+    // Keep one column of text whatever the indents.
+    let first = first.min(cols.saturating_sub(1));
+    let rest = rest.min(cols.saturating_sub(1));
+    let (first_indent, rest_indent) = (" ".repeat(first), " ".repeat(rest));
+    let options = textwrap::Options::new(cols.max(1))
+        .break_words(true)
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        .wrap_algorithm(textwrap::WrapAlgorithm::FirstFit)
+        .initial_indent(&first_indent)
+        .subsequent_indent(&rest_indent);
+    textwrap::wrap(text, options)
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let indent = if i == 0 { first } else { rest };
+            line.get(indent..).unwrap_or_default().to_owned()
+        })
+        .collect()
+}
+
+/// `s` cut to at most `cols` columns, ending in `…` when something was cut.
+#[must_use]
+pub fn ellipsis(s: &str, cols: usize) -> String {
+    if cells(s) <= cols {
+        return s.to_owned();
+    }
+    let (end, _) = prefix(s, cols.saturating_sub(1));
+    let mut out = s[..end].trim_end().to_owned();
+    if cols > 0 {
+        out.push('…');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +108,21 @@ mod tests {
         assert_eq!(words("abcdefg", 3), vec!["abc", "def", "g"]);
         assert_eq!(words("错误 错误错误", 4), vec!["错误", "错误", "错误"]);
         assert!(words("", 5).is_empty());
+    }
+
+    #[test]
+    fn hanging_leaves_room_for_a_prefix_and_an_indent() {
+        assert_eq!(hanging("aa bb cc dd", 7, 3, 2), vec!["aa", "bb cc", "dd"]);
+        // Indents wider than the line keep one column of text.
+        assert_eq!(hanging("ab", 2, 5, 5), vec!["a", "b"]);
+        assert!(hanging(" ", 8, 0, 0).is_empty());
+    }
+
+    #[test]
+    fn ellipsis_cuts_by_columns() {
+        assert_eq!(ellipsis("abcdef", 6), "abcdef");
+        assert_eq!(ellipsis("abcdef", 4), "abc…");
+        assert_eq!(ellipsis("错误错误", 5), "错误…");
+        assert_eq!(ellipsis("abc", 0), "");
     }
 }

@@ -11,8 +11,10 @@ use podscope::ui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+pub mod built;
 pub mod cases;
 pub mod cluster;
+pub mod diagnosis;
 pub mod kubelet;
 pub mod log_pane;
 pub mod run;

@@ -89,4 +89,24 @@ pub enum Action {
     SwitchToSelected,
     /// Pod switcher: close it without switching.
     CloseSwitcher,
+    /// Expand the diagnosis block over the pod view: every finding with its evidence and hint.
+    ExpandDiagnosis,
+    /// Expanded diagnosis: back to the pod view.
+    CloseDiagnosis,
+    /// Expanded diagnosis: scroll one line up.
+    DiagnosisUp,
+    /// Expanded diagnosis: scroll one line down.
+    DiagnosisDown,
+    /// Expanded diagnosis: scroll one page up.
+    DiagnosisPageUp,
+    /// Expanded diagnosis: scroll one page down.
+    DiagnosisPageDown,
+    /// Move the focus to the events pane (↑/↓ select an event, shown in full).
+    FocusEvents,
+    /// Move the focus from the events pane back to the container list.
+    FocusContainers,
+    /// Events focused: select the next (older) event.
+    EventNext,
+    /// Events focused: select the previous (newer) event.
+    EventPrev,
 }

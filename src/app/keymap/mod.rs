@@ -4,7 +4,9 @@
 //!
 //! Rows can apply only in a mode ([`When`]): while the log pane is shown, or while it has focus.
 //! The first applicable row for a key wins, so the log-focus rows (↑/↓/j/k scroll, g/G top and
-//! bottom) come first and shadow the container rows only while the log pane has focus. The
+//! bottom) come first and shadow the container rows only while the log pane has focus; so do
+//! the rows of the expanded diagnosis ([`When::Diagnosis`]: ↑/↓ scroll, Enter/Esc close) and of
+//! the focused events pane ([`When::EventsFocus`]: ↑/↓ select an event). The
 //! port-forward panel and the pod switcher are modal: while one is open only its rows and the
 //! [`When::Global`] rows (quit) apply.
 //!
@@ -42,6 +44,10 @@ pub enum When {
     ForwardPanel,
     /// While the pod switcher is open.
     Switcher,
+    /// While the diagnosis is expanded over the pod view.
+    Diagnosis,
+    /// While the events pane has focus (the log pane hidden).
+    EventsFocus,
 }
 
 /// The mode keys are resolved in, derived from the state by `update`.
@@ -59,6 +65,10 @@ pub struct Mode {
     pub forward_panel: bool,
     /// The pod switcher is open: it takes the keys (before the panel).
     pub switcher: bool,
+    /// The diagnosis is expanded over the pod view.
+    pub diagnosis: bool,
+    /// The events pane has focus (never with the log pane shown).
+    pub events_focus: bool,
 }
 
 impl When {
@@ -76,6 +86,8 @@ impl When {
             When::LogFocus => mode.log_focus,
             When::CanSwitch => mode.can_switch,
             When::Help => mode.help,
+            When::Diagnosis => mode.diagnosis,
+            When::EventsFocus => mode.events_focus,
         }
     }
 }

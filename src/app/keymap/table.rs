@@ -1,5 +1,6 @@
 //! The default keymap: one row per key, in precedence order (the first row that applies to a
-//! key wins), grouped by mode: the modal overlays first, quit last. Edit here to change a key; the footer and the help overlay follow.
+//! key wins), grouped by mode: the modal overlays first, then help, the expanded diagnosis and
+//! the focused events or log pane, quit last. Edit here to change a key; the footer and the help overlay follow.
 
 use crossterm::event::KeyCode as K;
 
@@ -59,6 +60,21 @@ pub const KEYMAP: &[Binding] = &[
     b(W::Help,         ch('k'),        A::HelpUp,           "scroll help up",     HELP_ONLY),
     b(W::Help,         k(K::PageDown), A::HelpPageDown,     "help page down",     HELP_ONLY),
     b(W::Help,         k(K::PageUp),   A::HelpPageUp,       "help page up",       HELP_ONLY),
+    b(W::Help,         k(K::Esc),      A::CloseHelp,        "close help",         HELP_ONLY),
+    b(W::Diagnosis,    k(K::Down),     A::DiagnosisDown,    "scroll down",        FOOTER),
+    b(W::Diagnosis,    ch('j'),        A::DiagnosisDown,    "scroll down",        FOOTER),
+    b(W::Diagnosis,    k(K::Up),       A::DiagnosisUp,      "scroll up",          FOOTER),
+    b(W::Diagnosis,    ch('k'),        A::DiagnosisUp,      "scroll up",          FOOTER),
+    b(W::Diagnosis,    k(K::PageDown), A::DiagnosisPageDown, "page down",         HELP_ONLY),
+    b(W::Diagnosis,    k(K::PageUp),   A::DiagnosisPageUp,  "page up",            HELP_ONLY),
+    b(W::Diagnosis,    k(K::Enter),    A::CloseDiagnosis,   "back to the pod",    FOOTER),
+    b(W::Diagnosis,    k(K::Esc),      A::CloseDiagnosis,   "back to the pod",    FOOTER),
+    b(W::EventsFocus,  k(K::Down),     A::EventNext,        "next event",         FOOTER),
+    b(W::EventsFocus,  ch('j'),        A::EventNext,        "next event",         FOOTER),
+    b(W::EventsFocus,  k(K::Up),       A::EventPrev,        "previous event",     FOOTER),
+    b(W::EventsFocus,  ch('k'),        A::EventPrev,        "previous event",     FOOTER),
+    b(W::EventsFocus,  k(K::Tab),      A::FocusContainers,  "back to containers", FOOTER),
+    b(W::EventsFocus,  k(K::Esc),      A::FocusContainers,  "back to containers", FOOTER),
     b(W::LogFocus,     k(K::Up),       A::LogUp,            "scroll up",          HELP_ONLY),
     b(W::LogFocus,     ch('k'),        A::LogUp,            "scroll up",          HELP_ONLY),
     b(W::LogFocus,     k(K::Down),     A::LogDown,          "scroll down",        HELP_ONLY),
@@ -79,9 +95,11 @@ pub const KEYMAP: &[Binding] = &[
     b(W::Always,       ch('e'),        A::OpenShell,        "shell",              FOOTER),
     b(W::Always,       ch('d'),        A::AddDebug,         "debug container",    FOOTER),
     b(W::Always,       ch('f'),        A::ToggleForwards,   "port-forwards",      FOOTER),
+    b(W::Always,       k(K::Enter),    A::ExpandDiagnosis,  "diagnosis",          FOOTER),
+    b(W::LogPane,      k(K::Tab),      A::SwitchFocus,      "focus",              FOOTER),
+    b(W::Always,       k(K::Tab),      A::FocusEvents,      "events",             FOOTER),
     b(W::CanSwitch,    ch('P'),        A::OpenSwitcher,     "switch pod",         FOOTER),
     b(W::CanSwitch,    ch('o'),        A::OpenSwitcher,     "switch pod",         HELP_ONLY),
-    b(W::LogPane,      k(K::Tab),      A::SwitchFocus,      "focus",              FOOTER),
     b(W::LogTools,     k(K::PageUp),   A::LogPageUp,        "page up",            HELP_ONLY),
     b(W::LogTools,     k(K::PageDown), A::LogPageDown,      "page down",          HELP_ONLY),
     b(W::LogTools,     ch('p'),        A::LogPrevious,      "previous run",       FOOTER),

@@ -1,6 +1,98 @@
-//! Advice: probe settings that are mistakes before they are failures.
+//! Advice: probe settings that are mistakes before they are failures (the seed article's probe
+//! section): liveness identical to readiness (a slow dependency then restarts the container
+//! instead of only taking it out of traffic), no readinessProbe on a container that serves a
+//! port, a long `initialDelaySeconds` instead of a startupProbe, exec probes with the 1 s
+//! default timeout. Always after the pod's real problems.
 
-use super::{Finding, Inputs};
+use k8s_openapi::api::core::v1::Probe;
+
+use super::facts::{probe_handler, probe_timing};
+use super::{Finding, Inputs, Severity};
+use crate::model::pod::ContainerKind;
+
+/// Whether two probes run the same check with the same timing.
+fn same(a: &Probe, b: &Probe) -> bool {
+    probe_handler(a) == probe_handler(b) && probe_timing(a) == probe_timing(b)
+}
 
 /// Appends advisory warnings about `inp.pod`'s probes.
-pub fn findings(_inp: &Inputs<'_>, _out: &mut Vec<Finding>) {}
+pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
+    // A finished or deleted pod's probes will not run again: advice would only distract.
+    if matches!(inp.pod.phase.as_str(), "Succeeded" | "Failed")
+        || inp.pod.deletion_timestamp.is_some()
+    {
+        return;
+    }
+    for c in &inp.pod.containers {
+        if matches!(c.kind, ContainerKind::Ephemeral | ContainerKind::Init) {
+            continue;
+        }
+        let Some(spec) = super::facts::spec_of(inp.pod, &c.name) else {
+            continue;
+        };
+        let name = Some(c.name.as_str());
+        let live = spec.liveness_probe.as_ref();
+        let ready = spec.readiness_probe.as_ref();
+        if let (Some(l), Some(r)) = (live, ready)
+            && same(l, r)
+        {
+            out.push(
+                Finding::new(
+                    "probe-liveness-equals-readiness",
+                    Severity::Warning,
+                    name,
+                    format!("{}: livenessProbe and readinessProbe are the same check", c.name),
+                )
+                .with(format!("both: {}", probe_handler(l)))
+                .hint("liveness should only ask \"is the process stuck?\"; a readiness failure (a slow dependency) then takes the pod out of traffic without restarting it"),
+            );
+        }
+        let serves = spec.ports.as_ref().is_some_and(|p| !p.is_empty());
+        if ready.is_none() && serves && c.kind == ContainerKind::Main {
+            out.push(
+                Finding::new(
+                    "probe-no-readiness",
+                    Severity::Warning,
+                    name,
+                    format!("{} serves a port but has no readinessProbe: it gets traffic as soon as it starts", c.name),
+                )
+                .hint("add a readinessProbe so Services send traffic only once the app answers"),
+            );
+        }
+        if let Some(l) = live
+            && spec.startup_probe.is_none()
+        {
+            let (delay, period, _, threshold) = probe_timing(l);
+            if delay >= 60 {
+                out.push(
+                    Finding::new(
+                        "probe-no-startup",
+                        Severity::Warning,
+                        name,
+                        format!("{} waits for a slow start with livenessProbe initialDelaySeconds {delay} instead of a startupProbe", c.name),
+                    )
+                    .hint(format!("a startupProbe (periodSeconds {period}, failureThreshold ≥ {}) covers a slow start and lets liveness react quickly afterwards", (delay / period.max(1)).max(1) + threshold)),
+                );
+            }
+        }
+        for (kind, p) in [
+            ("liveness", live),
+            ("readiness", ready),
+            ("startup", spec.startup_probe.as_ref()),
+        ] {
+            let Some(p) = p else { continue };
+            if p.exec.is_some() && p.timeout_seconds.unwrap_or(1) <= 1 {
+                out.push(
+                    Finding::new(
+                        "probe-exec-timeout",
+                        Severity::Warning,
+                        name,
+                        format!("{}'s {kind} probe runs a command with timeoutSeconds 1 (the default)", c.name),
+                    )
+                    .with(format!("{kind}Probe: {}", probe_handler(p)))
+                    .hint("an exec probe starts a process in the container each time; under load that takes more than 1 s and counts as a failure: raise timeoutSeconds"),
+                );
+            }
+        }
+    }
+}

@@ -53,10 +53,13 @@ pub fn clock_opt(t: Option<Timestamp>, now: Timestamp) -> String {
 /// `spec.containers{name}`, `spec.initContainers{name}` or `spec.ephemeralContainers{name}`).
 #[must_use]
 pub fn is_about(e: &EventSummary, name: &str) -> bool {
-    e.field_path
-        .strip_suffix('}')
-        .and_then(|p| p.rsplit_once('{'))
-        .is_some_and(|(_, n)| n == name)
+    // Byte comparisons only: this runs for every event and container on every update.
+    let path = e.field_path.as_bytes();
+    let n = name.len();
+    path.len() >= n + 2
+        && path[path.len() - 1] == b'}'
+        && path[path.len() - 2 - n] == b'{'
+        && &path[path.len() - 1 - n..path.len() - 1] == name.as_bytes()
 }
 
 /// Events about container `name`, newest first.
@@ -251,7 +254,11 @@ pub fn probe_handler(p: &Probe) -> String {
             h.path.as_deref().unwrap_or("/")
         )
     } else if let Some(t) = &p.tcp_socket {
-        format!("tcp-socket {}:{}", t.host.as_deref().unwrap_or(""), port(&t.port))
+        format!(
+            "tcp-socket {}:{}",
+            t.host.as_deref().unwrap_or(""),
+            port(&t.port)
+        )
     } else if let Some(g) = &p.grpc {
         format!("grpc :{}", g.port)
     } else {

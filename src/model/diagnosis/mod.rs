@@ -12,11 +12,14 @@
 //! [`Finding::clean`], so text from the cluster never reaches a terminal raw.
 
 pub mod advice;
+pub mod cause;
 pub mod config;
 pub mod exit;
 pub mod facts;
 pub mod images;
 pub mod init;
+pub mod kill;
+pub mod memory;
 pub mod outcome;
 pub mod pod_level;
 pub mod probes;

@@ -1,0 +1,140 @@
+//! `cargo bench --bench diagnosis`: the diagnosis engine on case 07 (a liveness kill, with its
+//! previous log) and on a pod of 10 crash-looping containers with 500 events, next to rendering
+//! a 120×40 frame of case 07: diagnosing runs on every pod, event and clock update, so it must
+//! stay a small part (under 5 %) of a frame's cost.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use k8s_openapi::api::core::v1::{Event, Pod};
+use podscope::app::{Msg, State, update};
+use podscope::model::deletion::OwnerStatus;
+use podscope::model::diagnosis::{Inputs, LogTail, LogTails, Related, diagnose};
+use podscope::model::event::sort_newest_first;
+use podscope::model::{EventSummary, PodSummary};
+use podscope::ui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+const CASE: &str = "07-liveness-kills-slow-start-exit143";
+
+fn case_file(name: &str) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/cases")
+        .join(CASE);
+    std::fs::read_to_string(dir.join(name)).expect("case file")
+}
+
+fn load() -> (Pod, Vec<Event>) {
+    let pod: Pod = serde_json::from_str(&case_file("pod.json")).expect("pod");
+    let list: serde_json::Value = serde_json::from_str(&case_file("events.json")).expect("events");
+    let events = list["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|e| serde_json::from_value::<Event>(e).ok())
+        .collect();
+    (pod, events)
+}
+
+/// Case 07's pod with its container copied to 10 containers (`db-0` … `db-9`) and 500 events
+/// spread over them (Unhealthy, Killing, BackOff, Pulled in turn).
+fn big(pod: &Pod) -> (PodSummary, Vec<EventSummary>) {
+    let mut p = pod.clone();
+    let spec = p.spec.as_mut().expect("spec");
+    let status = p.status.as_mut().expect("status");
+    let c0 = spec.containers[0].clone();
+    let s0 = status.container_statuses.as_ref().expect("statuses")[0].clone();
+    spec.containers = (0..10)
+        .map(|i| {
+            let mut c = c0.clone();
+            c.name = format!("db-{i}");
+            c
+        })
+        .collect();
+    status.container_statuses = Some(
+        (0..10)
+            .map(|i| {
+                let mut s = s0.clone();
+                s.name = format!("db-{i}");
+                s
+            })
+            .collect(),
+    );
+    let (_, base) = load();
+    let mut events: Vec<EventSummary> = (0..500)
+        .map(|i| {
+            let mut e = base[i % base.len()].clone();
+            e.metadata.uid = Some(format!("uid-{i}"));
+            e.involved_object.field_path = Some(format!("spec.containers{{db-{}}}", i % 10));
+            EventSummary::from_event(&e)
+        })
+        .collect();
+    sort_newest_first(&mut events);
+    (PodSummary::from_pod(&p), events)
+}
+
+fn benches(c: &mut Criterion) {
+    let (pod, events) = load();
+    let now: jiff::Timestamp = "2020-07-16T08:08:48Z".parse().expect("time");
+    let summary = PodSummary::from_pod(&pod);
+    let mut summaries: Vec<EventSummary> = events.iter().map(EventSummary::from_event).collect();
+    sort_newest_first(&mut summaries);
+    let mut logs = LogTails::default();
+    logs.previous.insert(
+        "db".to_owned(),
+        LogTail {
+            restart_count: 5,
+            lines: Ok(case_file("logs-previous.txt")
+                .lines()
+                .map(str::to_owned)
+                .collect()),
+        },
+    );
+    let related = Related::new();
+    let owner = OwnerStatus::Unknown;
+    c.bench_function("diagnose (case 07)", |b| {
+        b.iter(|| {
+            diagnose(black_box(&Inputs {
+                pod: &summary,
+                events: &summaries,
+                logs: &logs,
+                related: &related,
+                owner: &owner,
+                now,
+            }))
+        });
+    });
+
+    let (big_pod, big_events) = big(&pod);
+    c.bench_function("diagnose (10 containers, 500 events)", |b| {
+        b.iter(|| {
+            diagnose(black_box(&Inputs {
+                pod: &big_pod,
+                events: &big_events,
+                logs: &logs,
+                related: &related,
+                owner: &owner,
+                now,
+            }))
+        });
+    });
+
+    let mut state = State::new("catalog", "catalog-db-0", now, Theme::colored());
+    let _ = update(&mut state, Msg::Tick(now));
+    let _ = update(&mut state, Msg::PodApplied(Box::new(summary.clone())));
+    let _ = update(&mut state, Msg::EventsReset(summaries.clone()));
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    c.bench_function("render 120x40 frame (case 07)", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| podscope::ui::view(f, black_box(&state)))
+                .expect("draw");
+        });
+    });
+}
+
+criterion_group!(diagnosis, benches);
+criterion_main!(diagnosis);

@@ -1,0 +1,103 @@
+//! Feeding the diagnosis engine: which log tails and objects to ask for, once each, and storing
+//! the answers (`Msg::LogTailRead`, `Msg::LookedUp`) in `State::log_tails` / `State::related`.
+//!
+//! - A container with a `lastState.terminated` whose `restartCount` differs from the stored
+//!   previous tail's (or that has none) gets one `Cmd::ReadLogTail{previous: true}` per
+//!   restart: what was asked is remembered, so nothing is re-asked while in flight.
+//! - Every object [`wanted_lookups`] names after a refresh gets one `Cmd::Lookup`.
+//! - A new pod (another `uid`: re-created, or switched to) starts over: its tails and the
+//!   answers about its objects are dropped.
+//!
+//! Pure, like `update`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Cmd;
+use super::state::{Connection, State};
+use crate::model::diagnosis::{LogTail, Lookup, ObjectRef, wanted_lookups};
+
+/// What was asked for the pod `uid`, so each read and lookup is issued once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Asked {
+    /// The pod (`metadata.uid`) the tails and answers in `State` belong to.
+    pub uid: Option<String>,
+    /// Previous-instance tails asked, by container name: the `restartCount` asked for.
+    pub previous: BTreeMap<String, i32>,
+    /// Objects asked about (answered or in flight).
+    pub lookups: BTreeSet<ObjectRef>,
+}
+
+/// Drops the tails, answers and asks of another pod than `state.pod` (by `uid`), before the
+/// diagnosis reads them. Nothing happens without a pod (the last one's stay until a new one).
+pub fn forget_other_pod(state: &mut State) {
+    let Some(uid) = state.pod.as_ref().map(|p| p.uid.as_str()) else {
+        return;
+    };
+    if state.evidence.uid.as_deref() != Some(uid) {
+        state.evidence = Asked {
+            uid: Some(uid.to_owned()),
+            ..Asked::default()
+        };
+        state.log_tails = crate::model::diagnosis::LogTails::default();
+        state.related.clear();
+    }
+}
+
+/// The reads and lookups the current pod and diagnosis call for that were not asked yet; marks
+/// them asked. None for a pod seen deleted (its logs and objects are not there to read).
+pub fn wanted(state: &mut State) -> Vec<Cmd> {
+    let mut cmds = Vec::new();
+    if matches!(state.connection, Connection::Deleted { .. }) {
+        return cmds;
+    }
+    let Some(pod) = &state.pod else {
+        return cmds;
+    };
+    for c in pod.containers.iter().filter(|c| c.last_state.is_some()) {
+        let have = state
+            .log_tails
+            .previous
+            .get(&c.name)
+            .map(|t| t.restart_count);
+        let asked = state.evidence.previous.get(&c.name).copied();
+        if have != Some(c.restart_count) && asked != Some(c.restart_count) {
+            state
+                .evidence
+                .previous
+                .insert(c.name.clone(), c.restart_count);
+            cmds.push(Cmd::ReadLogTail {
+                container: c.name.clone(),
+                previous: true,
+                restart_count: c.restart_count,
+            });
+        }
+    }
+    for object in wanted_lookups(&state.diagnosis, &state.related) {
+        if state.evidence.lookups.insert(object.clone()) {
+            cmds.push(Cmd::Lookup(object));
+        }
+    }
+    cmds
+}
+
+/// Stores the answer to `Cmd::ReadLogTail`, if it is the one asked for this pod (an answer for
+/// an older restart or another pod is dropped). Marks the screen dirty when stored.
+pub fn log_tail_read(state: &mut State, container: String, previous: bool, tail: LogTail) {
+    if previous {
+        if state.evidence.previous.get(&container) != Some(&tail.restart_count) {
+            return;
+        }
+        state.log_tails.previous.insert(container, tail);
+    } else {
+        state.log_tails.current.insert(container, tail);
+    }
+    state.dirty = true;
+}
+
+/// Stores the answer to `Cmd::Lookup`, if that object was asked about for this pod.
+pub fn looked_up(state: &mut State, object: ObjectRef, lookup: Lookup) {
+    if state.evidence.lookups.contains(&object) {
+        state.related.insert(object, lookup);
+        state.dirty = true;
+    }
+}
