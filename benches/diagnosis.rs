@@ -97,28 +97,23 @@ fn benches(c: &mut Criterion) {
     let owner = OwnerStatus::Unknown;
     c.bench_function("diagnose (case 07)", |b| {
         b.iter(|| {
-            diagnose(black_box(&Inputs {
-                pod: &summary,
-                events: &summaries,
-                logs: &logs,
-                related: &related,
-                owner: &owner,
-                now,
-            }))
+            diagnose(black_box(&Inputs::new(
+                &summary, &summaries, &logs, &related, &owner, now,
+            )))
         });
     });
 
     let (big_pod, big_events) = big(&pod);
     c.bench_function("diagnose (10 containers, 500 events)", |b| {
         b.iter(|| {
-            diagnose(black_box(&Inputs {
-                pod: &big_pod,
-                events: &big_events,
-                logs: &logs,
-                related: &related,
-                owner: &owner,
+            diagnose(black_box(&Inputs::new(
+                &big_pod,
+                &big_events,
+                &logs,
+                &related,
+                &owner,
                 now,
-            }))
+            )))
         });
     });
 

@@ -70,7 +70,7 @@ fn taints_old_and_new_wording() {
     );
     assert_eq!(
         f.headline,
-        "not scheduled: of 3 nodes, 2 lack cpu for the request 500m and 1 have a taint it does not tolerate {node-role.kubernetes.io/master: }"
+        "not scheduled: of 3 nodes, 2 lack cpu for the request 500m and 1 has a taint it does not tolerate {node-role.kubernetes.io/master: }"
     );
     has(
         &f,
@@ -110,17 +110,17 @@ fn all_reasons_read() {
     has(
         &f,
         &[
-            "1 lack nvidia.com/gpu for the request 1",
-            "1 lack ephemeral-storage for the request 10Gi",
-            "1 are at their pod limit",
-            "1 are cordoned",
+            "1 lacks nvidia.com/gpu for the request 1",
+            "1 lacks ephemeral-storage for the request 10Gi",
+            "1 is at its pod limit",
+            "1 is cordoned",
             "2 are excluded by its pod anti-affinity",
             "2 run pods whose anti-affinity excludes it",
             "2 do not satisfy its pod affinity",
             "2 cannot use its volumes",
             "2 have its host port in use",
             "2 would break its topology spread constraints",
-            "2 are not ready",
+            "2 are not ready or under pressure",
             "2 excluded by node affinity/selector",
             "podAntiAffinity (required): app=web per kubernetes.io/hostname",
             "topologySpreadConstraint: maxSkew 1 per zone",
@@ -285,7 +285,10 @@ fn effective_request_counts_init_containers_sidecars_and_overhead() {
     // init: proxy 1Gi + migrate 6Gi = 7Gi > main 1+2 + sidecar 1 = 4Gi; + 512Mi overhead.
     has(
         &f,
-        &["cpu 2, memory 7.5Gi", "lack memory for the request 7.5Gi"],
+        &[
+            "cpu 2, memory 7.5Gi",
+            "1 lacks memory for the request 7.5Gi",
+        ],
     );
 }
 

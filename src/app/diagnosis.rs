@@ -2,7 +2,11 @@
 //! (the pod, its events, log tails, looked-up objects, the owner's existence, the clock).
 
 use super::Msg;
-use super::state::State;
+use super::state::{Connection, State};
+use crate::model::diagnosis::{Finding, Inputs, Severity, diagnose, facts};
+
+/// Rules about a deletion in progress: moot once the watch saw the pod deleted.
+const DELETION_RULES: [&str; 3] = ["terminating", "stuck-terminating", "stopped-by-deletion"];
 
 /// Whether `msg` changes something the diagnosis reads (log lines and keys do not: the hot
 /// paths of log ingestion and typing never pay for it).
@@ -22,22 +26,38 @@ pub fn reads(msg: &Msg) -> bool {
             | Msg::LookedUp { .. }
     )
 }
-use crate::model::diagnosis::{Inputs, diagnose};
 
 /// Recomputes `state.diagnosis` from the state's pod, events, log tails, related objects and
-/// `now`; empty without a pod. Sets `dirty` when the findings changed.
+/// `now`; empty without a pod. Once the watch saw the pod deleted, the findings about its
+/// deletion (grace period, finalizers, a kubelet that has not confirmed) are dropped and an
+/// `info` finding `pod-deleted` leads: what is shown is the pod's last state. Sets `dirty`
+/// when the findings changed.
 pub fn refresh(state: &mut State) {
-    let findings = match &state.pod {
-        Some(pod) => diagnose(&Inputs {
+    let mut findings = match &state.pod {
+        Some(pod) => diagnose(&Inputs::new(
             pod,
-            events: &state.events,
-            logs: &state.log_tails,
-            related: &state.related,
-            owner: &state.owner,
-            now: state.now,
-        }),
+            &state.events,
+            &state.log_tails,
+            &state.related,
+            &state.owner,
+            state.now,
+        )),
         None => Vec::new(),
     };
+    if let (Connection::Deleted { at }, Some(pod)) = (&state.connection, &state.pod) {
+        findings.retain(|f| !DELETION_RULES.contains(&f.rule) && f.rule != "healthy");
+        let gone = Finding::new(
+            "pod-deleted",
+            Severity::Info,
+            None,
+            format!(
+                "pod {} was deleted at {}: what is shown is its last state",
+                pod.name,
+                facts::clock(*at, state.now)
+            ),
+        );
+        findings.insert(0, gone);
+    }
     if findings != state.diagnosis {
         state.diagnosis = findings;
         state.dirty = true;

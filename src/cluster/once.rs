@@ -66,14 +66,14 @@ impl Snapshot {
     /// The diagnosis of what was read, at `now`.
     #[must_use]
     pub fn diagnose(&self, now: jiff::Timestamp) -> Vec<Finding> {
-        crate::model::diagnosis::diagnose(&Inputs {
-            pod: &self.pod,
-            events: &self.events,
-            logs: &self.log_tails,
-            related: &self.related,
-            owner: &self.owner,
+        crate::model::diagnosis::diagnose(&Inputs::new(
+            &self.pod,
+            &self.events,
+            &self.log_tails,
+            &self.related,
+            &self.owner,
             now,
-        })
+        ))
     }
 }
 

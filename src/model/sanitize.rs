@@ -38,9 +38,30 @@ pub fn is_neutralised(c: char) -> bool {
     replacement(c, false).is_some()
 }
 
+/// The byte offset of the first character [`replacement`] changes, if any.
+///
+/// Scans bytes, not characters: every character it can replace is ASCII below 0x20, DEL, or
+/// starts with the UTF-8 lead byte 0xC2 (U+0080–U+009F) or 0xE2 (U+202A–U+2069), so only those
+/// bytes need a closer look. Logs and findings pass through here on every line.
+fn first_needing_work(s: &str, keep_newline: bool) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    while let Some(offset) = bytes[from..]
+        .iter()
+        .position(|&b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2)
+    {
+        let at = from + offset;
+        let c = s[at..].chars().next()?;
+        if replacement(c, keep_newline).is_some() {
+            return Some(at);
+        }
+        from = at + c.len_utf8();
+    }
+    None
+}
+
 fn sanitize_with(s: &str, keep_newline: bool) -> Cow<'_, str> {
-    let needs_work = |c: char| replacement(c, keep_newline).is_some();
-    let Some(first) = s.find(needs_work) else {
+    let Some(first) = first_needing_work(s, keep_newline) else {
         return Cow::Borrowed(s);
     };
     let mut out = String::with_capacity(s.len() + 8);
@@ -150,5 +171,22 @@ mod tests {
             "␛[31m\u{fffd}evil",
             "ESC and RLO together"
         );
+    }
+
+    #[test]
+    fn the_byte_scan_looks_past_harmless_multibyte_text() {
+        // ≈ (E2 89 88), – (E2 80 93), © (C2 A9) share lead bytes with replaced characters.
+        for text in ["≈ 60s – © 2025 ×6 ␊", "ü ß 日本語 👩\u{200d}💻"] {
+            assert!(matches!(sanitize(text), Cow::Borrowed(_)), "{text}");
+            assert_eq!(sanitize(&format!("{text}\u{1b}")), format!("{text}␛"));
+            assert_eq!(
+                sanitize(&format!("{text}\u{9b}x")),
+                format!("{text}\u{fffd}x")
+            );
+            assert_eq!(
+                sanitize(&format!("{text}\u{2067}")),
+                format!("{text}\u{fffd}")
+            );
+        }
     }
 }

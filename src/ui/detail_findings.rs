@@ -68,14 +68,14 @@ pub fn runtime_answer(state: &State, c: &ContainerSummary) -> Option<String> {
         return None;
     };
     let pod = state.pod.as_ref()?;
-    let inputs = Inputs {
+    let inputs = Inputs::new(
         pod,
-        events: &state.events,
-        logs: &state.log_tails,
-        related: &state.related,
-        owner: &state.owner,
-        now: state.now,
-    };
+        &state.events,
+        &state.log_tails,
+        &state.related,
+        &state.owner,
+        state.now,
+    );
     let answer = images::runtime_answer(&inputs, c)?;
     let repeated = message
         .as_deref()

@@ -201,3 +201,60 @@ fn take(rest: &mut u16, want: u16) -> u16 {
     *rest -= got;
     got
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wanted(events_first: bool) -> Wanted {
+        Wanted {
+            header: 3,
+            diagnosis: 12,
+            containers: 3,
+            detail: 14,
+            conditions: 5,
+            events: 9,
+            events_first,
+        }
+    }
+
+    /// Every split fills the frame exactly, top to bottom, whatever its height.
+    #[test]
+    fn panes_tile_the_frame_and_the_diagnosis_keeps_its_headline() {
+        for h in 0..=60 {
+            let area = Rect::new(0, 0, 80, h);
+            for focus in [false, true] {
+                let a = areas(area, wanted(focus));
+                let (l, _) = areas_with_logs(area, wanted(focus));
+                let e = areas_expanded(area, wanted(focus));
+                for (name, set) in [("areas", a), ("with logs", l), ("expanded", e)] {
+                    let rows = [
+                        set.header,
+                        set.diagnosis,
+                        set.containers,
+                        set.detail,
+                        set.conditions,
+                        set.events,
+                    ];
+                    let total: u16 = rows.iter().map(|r| r.height).sum::<u16>() + set.footer.height;
+                    if name != "with logs" {
+                        assert_eq!(total, h, "{name} at 80×{h}");
+                    }
+                    let body = h.saturating_sub(set.header.height + set.footer.height);
+                    if body >= 8 {
+                        assert!(set.diagnosis.height >= 2, "{name} at 80×{h}: {set:?}");
+                    } else if body >= 1 {
+                        assert!(set.diagnosis.height >= 1, "{name} at 80×{h}: {set:?}");
+                    }
+                }
+            }
+        }
+        // 80×24: title + headline at least, up to a third of the body.
+        let a = areas(Rect::new(0, 0, 80, 24), wanted(false));
+        assert!((2..=6).contains(&a.diagnosis.height), "{a:?}");
+        assert_eq!(a.diagnosis.y, 3);
+        // The focused events pane gets half the body.
+        let f = areas(Rect::new(0, 0, 120, 40), wanted(true));
+        assert!(f.events.height >= 9, "{f:?}");
+    }
+}

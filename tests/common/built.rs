@@ -96,14 +96,14 @@ pub fn diagnose_with(
         );
     }
     let related = Related::new();
-    diagnosis::diagnose(&Inputs {
-        pod: &summary,
-        events: &events,
-        logs: &logs,
-        related: &related,
-        owner: &owner,
-        now: now(),
-    })
+    diagnosis::diagnose(&Inputs::new(
+        &summary,
+        &events,
+        &logs,
+        &related,
+        &owner,
+        now(),
+    ))
 }
 
 /// [`diagnose_with`] without logs, owner unknown.

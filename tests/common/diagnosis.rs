@@ -55,14 +55,14 @@ pub fn diagnosis(case: &str, owner: OwnerStatus) -> Vec<Finding> {
     sort_newest_first(&mut events);
     let logs = tails(case);
     let related = Related::new();
-    diagnose(&Inputs {
-        pod: &pod,
-        events: &events,
-        logs: &logs,
-        related: &related,
-        owner: &owner,
-        now: super::cases::expected(case).now,
-    })
+    diagnose(&Inputs::new(
+        &pod,
+        &events,
+        &logs,
+        &related,
+        &owner,
+        super::cases::expected(case).now,
+    ))
 }
 
 /// One finding as text (headline, evidence, hint), for `contains` checks and messages.

@@ -71,14 +71,14 @@ pub fn run_with(
     related: &Related,
     owner: &OwnerStatus,
 ) -> Vec<Finding> {
-    diagnose(&Inputs {
+    diagnose(&Inputs::new(
         pod,
         events,
-        logs: &LogTails::default(),
+        &LogTails::default(),
         related,
         owner,
         now,
-    })
+    ))
 }
 
 /// The finding of `rule`; panics with the whole diagnosis when there is none.

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use jiff::Timestamp;
 use regex::Regex;
 
-use super::facts::{self, events_of, took};
+use super::facts::{self, took};
 use super::kill;
 use super::memory;
 use super::{Inputs, ObjectRef, Severity};
@@ -146,8 +146,9 @@ fn command_line(c: &ContainerSummary) -> Option<String> {
 
 /// The note that probes did not stop it: no `Unhealthy` or `Killing` events about `c`.
 fn probes_not_involved(inp: &Inputs<'_>, c: &ContainerSummary) -> Option<String> {
-    let any =
-        events_of(inp.events, &c.name).any(|e| e.reason == "Unhealthy" || e.reason == "Killing");
+    let any = inp
+        .events_of(&c.name)
+        .any(|e| e.reason == "Unhealthy" || e.reason == "Killing");
     (!any).then(|| {
         "no Unhealthy or Killing events about it: the process ended by itself, probes did not stop it".to_owned()
     })
@@ -264,7 +265,7 @@ fn start_error(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Cause 
         ContainerState::Waiting { message, .. } => message.as_deref(),
         _ => None,
     };
-    let event = events_of(inp.events, &c.name).find(|e| {
+    let event = inp.events_of(&c.name).find(|e| {
         e.reason == "Failed" && e.message.contains("runtime") || e.message.contains("exec")
     });
     let text = t

@@ -9,6 +9,7 @@ mod mount;
 mod parse;
 mod refs;
 mod related;
+mod volumes;
 
 use super::facts::{self, role};
 use super::{Finding, Inputs, Severity};
@@ -26,8 +27,9 @@ pub(crate) use related::lookup_line;
 /// non-optional Secret/ConfigMap it cannot get, `secret "x" not found` (`secrets "x"` from older
 /// kubelets), or `couldn't find key K in Secret NS/NAME`). The kubelet records it as
 /// `waiting.message` and a `Failed` event `Error: …`, and retries at every pod sync: the
-/// container is created once the object exists, no restart needed. Checked against cases 17
-/// (ConfigMap, two env vars) and 18 (init container, old plural `secrets` wording).
+/// container is created once the object exists, no restart needed. Checked against
+/// `17-createcontainerconfigerror-configmap` (ConfigMap, two env vars) and
+/// `18-init-createcontainerconfigerror-secret` (init container, old plural `secrets` wording).
 ///
 /// A container still `ContainerCreating`/`PodInitializing` whose pod has `FailedMount` /
 /// `FailedAttachVolume` events: see [`mount`].
@@ -102,7 +104,7 @@ fn config_error(
 ) {
     let now = inp.now;
     let pod = inp.pod;
-    let event = facts::events_of(inp.events, &c.name).find(|e| {
+    let event = inp.events_of(&c.name).find(|e| {
         e.reason == "Failed" && e.message.starts_with("Error: ") && !is_generic_error(&e.message)
     });
     let from_event = event.map(|e| e.message.trim_start_matches("Error: "));
@@ -123,11 +125,6 @@ fn config_error(
         Cause::Missing(kind, name) => missing(inp, c, kind, &name, &mut evidence),
         Cause::Key(k) => missing_key(inp, c, &k, &mut evidence),
         Cause::Other(t) if t.is_empty() => {
-            evidence.extend(facts::expired_note(
-                pod.creation_timestamp,
-                now,
-                event.is_some(),
-            ));
             Finding::new(
                 "container-config-error",
                 Severity::Error,
@@ -144,6 +141,11 @@ fn config_error(
         }
         Cause::Other(t) => other(c, &t),
     };
+    evidence.extend(facts::expired_note(
+        pod.creation_timestamp,
+        now,
+        event.is_some(),
+    ));
     let mut all = evidence;
     all.append(&mut f.evidence);
     all.push(format!(

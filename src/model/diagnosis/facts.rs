@@ -49,40 +49,14 @@ pub fn clock_opt(t: Option<Timestamp>, now: Timestamp) -> String {
     t.map_or_else(|| "<unknown time>".to_owned(), |t| clock(t, now))
 }
 
-/// Whether event `e` is about container `name` (`involvedObject.fieldPath` is
-/// `spec.containers{name}`, `spec.initContainers{name}` or `spec.ephemeralContainers{name}`).
+/// The container an event's `involvedObject.fieldPath` names: `spec.containers{db}`,
+/// `spec.initContainers{db}` and `spec.ephemeralContainers{db}` → `db`; `None` otherwise.
 #[must_use]
-pub fn is_about(e: &EventSummary, name: &str) -> bool {
-    // Byte comparisons only: this runs for every event and container on every update.
-    let path = e.field_path.as_bytes();
-    let n = name.len();
-    path.len() >= n + 2
-        && path[path.len() - 1] == b'}'
-        && path[path.len() - 2 - n] == b'{'
-        && &path[path.len() - 1 - n..path.len() - 1] == name.as_bytes()
-}
-
-/// Events about container `name`, newest first.
-pub fn events_of<'a>(
-    events: &'a [EventSummary],
-    name: &'a str,
-) -> impl Iterator<Item = &'a EventSummary> + 'a {
-    events.iter().filter(move |e| is_about(e, name))
-}
-
-/// Events about the pod as a whole (no `fieldPath`), newest first.
-pub fn pod_events(events: &[EventSummary]) -> impl Iterator<Item = &EventSummary> {
-    events.iter().filter(|e| e.field_path.is_empty())
-}
-
-/// The newest event about `name` with `reason`, if any.
-#[must_use]
-pub fn newest<'a>(
-    events: &'a [EventSummary],
-    name: &'a str,
-    reason: &str,
-) -> Option<&'a EventSummary> {
-    events_of(events, name).find(|e| e.reason == reason)
+pub fn container_of(field_path: &str) -> Option<&str> {
+    field_path
+        .strip_suffix('}')?
+        .rsplit_once('{')
+        .map(|(_, n)| n)
 }
 
 /// One event as evidence: `event Killing (×6, last at 08:06:40): "Container db failed …"`.

@@ -29,7 +29,8 @@ use crate::model::pod::{ContainerState, ContainerSummary};
 /// (`InspectFailed` event, `InvalidImageName`), checks the pull policy (`ErrImageNeverPull`),
 /// inspects the local image (`ImageInspectError`), pulls (`Pulling`, then `Failed` with the
 /// runtime's answer and `ErrImagePull`) and backs off between pulls (`BackOff`,
-/// `ImagePullBackOff`). Checked against cases 13, 14 and 15.
+/// `ImagePullBackOff`). Checked against `assets/cases/13-imagepullbackoff-tag-not-found`,
+/// `14-init-imagepullbackoff-restartpolicy-never` and `15-invalidimagename`.
 pub fn findings(inp: &Inputs<'_>, c: &ContainerSummary, out: &mut Vec<Finding>) {
     let ContainerState::Waiting { reason, message } = &c.state else {
         return;
@@ -90,13 +91,22 @@ fn explaining_event<'a>(
     c: &'a ContainerSummary,
     reason: &str,
 ) -> Option<&'a EventSummary> {
-    let mut about = facts::events_of(inp.events, &c.name).filter(|e| !is_generic(&e.message));
+    let mut about = inp.events_of(&c.name).filter(|e| !is_generic(&e.message));
     match reason {
         "ErrImagePull"
         | "ImagePullBackOff"
         | "RegistryUnavailable"
         | "SignatureValidationFailed" => {
-            about.find(|e| e.reason == "Failed" && e.message.starts_with("Failed to pull image"))
+            // The newest about the image the spec names now (it may have been changed since).
+            let pulls: Vec<&EventSummary> = about
+                .filter(|e| e.reason == "Failed" && e.message.starts_with("Failed to pull image"))
+                .collect();
+            let current = format!("Failed to pull image \"{}\"", raw_image(inp, c));
+            pulls
+                .iter()
+                .find(|e| e.message.starts_with(&current))
+                .or(pulls.first())
+                .copied()
         }
         "InvalidImageName" | "ImageInspectError" => about.find(|e| e.reason == "InspectFailed"),
         "ErrImageNeverPull" => about.find(|e| e.reason == "ErrImageNeverPull"),
@@ -139,7 +149,8 @@ pub fn runtime_answer(inp: &Inputs<'_>, c: &ContainerSummary) -> Option<String> 
         "ContainerCreating" | "PodInitializing" | ""
     ) {
         let created = inp.pod.creation_timestamp;
-        return facts::pod_events(inp.events)
+        return inp
+            .pod_events()
             .find(|e| {
                 matches!(
                     e.reason.as_str(),
@@ -160,7 +171,7 @@ pub fn runtime_answer(inp: &Inputs<'_>, c: &ContainerSummary) -> Option<String> 
 /// `InvalidImageName`: the kubelet could not parse the reference (`applyDefaultImageTag`:
 /// `Failed to apply default image tag "IMG": couldn't parse image reference "IMG": invalid
 /// reference format`, event `InspectFailed`), so no pull was attempted; the kubelet fails the
-/// same way at every sync until the spec changes. Checked against case 15 (leading `/`).
+/// same way at every sync until the spec changes. Checked against `assets/cases/15-invalidimagename` (leading `/`).
 fn invalid_name(inp: &Inputs<'_>, c: &ContainerSummary, message: Option<&str>) -> Finding {
     let now = inp.now;
     let raw = raw_image(inp, c);
@@ -197,7 +208,7 @@ fn invalid_name(inp: &Inputs<'_>, c: &ContainerSummary, message: Option<&str>) -
         f.evidence
             .push(format!("{}: {}", p.what, highlight(raw, p.span)));
     }
-    let pulled = facts::events_of(inp.events, &c.name).any(|e| e.reason == "Pulling");
+    let pulled = inp.events_of(&c.name).any(|e| e.reason == "Pulling");
     if !pulled {
         f.evidence.push(
             "no Pulling event: the reference is rejected before any registry is asked (this is not ImagePullBackOff)"

@@ -10,7 +10,7 @@
 use jiff::{SignedDuration, Timestamp};
 
 use super::cause::{Cause, after};
-use super::facts::{self, clock, clock_opt, event_line, events_of, probe_handler, probe_timing};
+use super::facts::{self, clock, clock_opt, event_line, probe_handler, probe_timing};
 use super::{Inputs, Severity};
 use crate::model::event::EventSummary;
 use crate::model::pod::{ContainerSummary, Terminated};
@@ -47,7 +47,8 @@ fn probe_kind(message: &str) -> Option<&'static str> {
 pub fn by_signal(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Cause {
     let code = t.exit_code;
     let sig = signal_name(code).unwrap_or("a signal");
-    let killings: Vec<&EventSummary> = events_of(inp.events, &c.name)
+    let killings: Vec<&EventSummary> = inp
+        .events_of(&c.name)
         .filter(|e| e.reason == "Killing" && during(e, t))
         .collect();
     if let Some((e, kind)) = killings
@@ -141,7 +142,7 @@ fn preemption(inp: &Inputs<'_>) -> Option<String> {
             c.message
         ));
     }
-    facts::pod_events(inp.events)
+    inp.pod_events()
         .find(|e| e.reason == "Preempted" || e.reason == "Preempting")
         .map(|e| event_line(e, inp.now))
 }
@@ -169,7 +170,7 @@ fn probe_kill(
         "Liveness"
     };
     evidence.extend(
-        events_of(inp.events, &c.name)
+        inp.events_of(&c.name)
             .filter(|e| e.reason == "Unhealthy" && e.message.starts_with(probe_word))
             .take(1)
             .map(|e| {

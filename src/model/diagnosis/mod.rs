@@ -17,6 +17,7 @@ pub mod config;
 pub mod exit;
 pub mod facts;
 pub mod images;
+pub mod index;
 pub mod init;
 pub mod kill;
 pub mod memory;
@@ -132,6 +133,31 @@ pub struct Inputs<'a> {
     pub owner: &'a OwnerStatus,
     /// The time the diagnosis is for.
     pub now: Timestamp,
+    /// The events grouped by container, built by [`diagnose`] (`None`: rules scan `events`).
+    index: Option<&'a index::EventIndex<'a>>,
+}
+
+impl<'a> Inputs<'a> {
+    /// The inputs of one diagnosis: `events` newest first, `now` the time it is for.
+    #[must_use]
+    pub fn new(
+        pod: &'a PodSummary,
+        events: &'a [EventSummary],
+        logs: &'a LogTails,
+        related: &'a Related,
+        owner: &'a OwnerStatus,
+        now: Timestamp,
+    ) -> Self {
+        Inputs {
+            pod,
+            events,
+            logs,
+            related,
+            owner,
+            now,
+            index: None,
+        }
+    }
 }
 
 /// One finding: the cause, the facts it rests on, and the next step.
@@ -221,6 +247,11 @@ impl Finding {
 /// (probe mistakes) last. Never panics; findings are sanitised.
 #[must_use]
 pub fn diagnose(inp: &Inputs<'_>) -> Vec<Finding> {
+    let events = index::EventIndex::new(inp.events);
+    let inp = &Inputs {
+        index: Some(&events),
+        ..*inp
+    };
     let mut problems: Vec<Finding> = Vec::new();
     let explained = pod_level::findings(inp, &mut problems);
     scheduling::findings(inp, &mut problems);

@@ -2,11 +2,13 @@
 //! deletion.
 //!
 //! Rule ids: `node-lost`, `evicted`, `node-shutdown`, `preempted`, `evicted-by-api`,
-//! `taint-eviction`, `pod-gc`, `disruption`, `stuck-terminating`, `terminating`.
+//! `taint-eviction`, `pod-gc`, `disruption`, `admission-rejected`, `deadline-exceeded`,
+//! `stuck-terminating`, `terminating`.
 
 mod disruption;
 mod eviction;
 mod node_lost;
+mod others;
 
 pub use eviction::{Eviction, Usage, parse as parse_eviction};
 
@@ -150,7 +152,8 @@ pub(crate) fn state_lines(pod: &PodSummary, now: Timestamp) -> Vec<String> {
 /// minute past `deletionTimestamp`; warning while the owner exists or is not known yet),
 /// `terminating` (info, within the grace period). The API server keeps a deleted pod while
 /// `metadata.finalizers` is non-empty and until its kubelet confirms the stop. Checked against
-/// case 21 (job-tracking finalizer, owner Job gone, phase Succeeded, no events) and 27.
+/// `21-terminating-job-tracking-finalizer` (job-tracking finalizer, owner Job gone, phase
+/// Succeeded, no events) and `27-nodelost-unknown` (no finalizers, kubelet unreachable).
 fn deletion_finding(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
     let pod = inp.pod;
     let now = inp.now;

@@ -10,7 +10,7 @@
 
 use jiff::{SignedDuration, Timestamp};
 
-use super::facts::{self, clock, event_line, events_of, probe_handler, probe_timing, role};
+use super::facts::{self, clock, event_line, probe_handler, probe_timing, role};
 use super::{Finding, Inputs, Severity};
 use crate::model::event::EventSummary;
 use crate::model::pod::{ContainerKind, ContainerState, ContainerSummary};
@@ -22,7 +22,8 @@ fn unhealthy<'a>(
     c: &'a ContainerSummary,
     kind: &str,
 ) -> Option<&'a EventSummary> {
-    events_of(inp.events, &c.name).find(|e| e.reason == "Unhealthy" && e.message.starts_with(kind))
+    inp.events_of(&c.name)
+        .find(|e| e.reason == "Unhealthy" && e.message.starts_with(kind))
 }
 
 /// What a probe failure message says about where the fault is.

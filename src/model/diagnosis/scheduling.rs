@@ -4,6 +4,7 @@
 //! Rule ids: `unschedulable`, `unbound-pvc`, `missing-pvc`, `scheduling-gated`, `not-scheduled`.
 
 mod fit_error;
+mod quiet;
 mod spec;
 mod words;
 
@@ -35,7 +36,7 @@ fn nominated(pod: &PodSummary) -> Option<&str> {
 /// with the `FitError` message (`pkg/scheduler/framework/types.go`, `FitError.Error`: the number
 /// of nodes, a histogram of per-node reasons, then what preemption found), and retries when the
 /// cluster changes (and at least every 5 min). A pod with `spec.schedulingGates` is not tried at
-/// all (`PodScheduled=False`, reason `SchedulingGated`). Checked against case 34 (12 nodes, 9
+/// all (`PodScheduled=False`, reason `SchedulingGated`). Checked against `34-pending-failedscheduling` (12 nodes, 9
 /// excluded by node affinity, 3 short of 12Gi memory, events API `series`).
 pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
     let pod = inp.pod;
@@ -54,14 +55,15 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
         .map(|g| g.name.as_str())
         .collect();
     if !gates.is_empty() || cond.is_some_and(|c| c.reason == "SchedulingGated") {
-        out.push(gated(inp, &gates));
+        out.push(quiet::gated(inp, &gates));
         return;
     }
-    let event =
-        facts::pod_events(inp.events).find(|e| e.reason == "FailedScheduling" && fresh(pod, e));
+    let event = inp
+        .pod_events()
+        .find(|e| e.reason == "FailedScheduling" && fresh(pod, e));
     let unschedulable = cond.filter(|c| c.status == "False");
     if event.is_none() && unschedulable.is_none() {
-        out.extend(no_report(inp));
+        out.extend(quiet::no_report(inp));
         return;
     }
     let message = event
@@ -164,7 +166,7 @@ fn unschedulable_finding(
         },
         _ => String::new(),
     };
-    let scale_up = facts::pod_events(inp.events).find(|e| {
+    let scale_up = inp.pod_events().find(|e| {
         e.reason == "TriggeredScaleUp" && event.is_none_or(|f| e.last_timestamp >= f.last_timestamp)
     });
     let severity = if nominee.is_some() || scale_up.is_some() {
@@ -208,6 +210,13 @@ fn unschedulable_finding(
             facts::clock(created, now)
         ));
     }
+    f.evidence.extend(facts::expired_note(
+        cond.and_then(|c| c.last_transition_time)
+            .or(pod.creation_timestamp),
+        now,
+        event.is_some(),
+    ));
+
     let mut whys: Vec<Why> = Vec::new();
     if let Some(fe) = &fe {
         let total = fe.total.map(|t| format!(" of {t}")).unwrap_or_default();
@@ -305,7 +314,7 @@ fn unschedulable_finding(
                 .unwrap_or("PreemptLowerPriority")
         ));
     }
-    for e in facts::pod_events(inp.events).filter(|e| {
+    for e in inp.pod_events().filter(|e| {
         matches!(
             e.reason.as_str(),
             "NotTriggerScaleUp" | "TriggeredScaleUp" | "FailedScaleUp"
@@ -337,58 +346,4 @@ fn unschedulable_finding(
         _ => words::hint(inp, fe.as_ref(), &req),
     };
     f.hint(hint)
-}
-
-fn gated(inp: &Inputs<'_>, gates: &[&str]) -> Finding {
-    let pod = inp.pod;
-    let list = if gates.is_empty() {
-        "its scheduling gates".to_owned()
-    } else {
-        format!("scheduling gates {}", gates.join(", "))
-    };
-    Finding::new(
-        "scheduling-gated",
-        Severity::Warning,
-        None,
-        format!("not scheduled: held by {list}; the scheduler does not consider it until they are removed"),
-    )
-    .with(format!(
-        "spec.schedulingGates: {}",
-        if gates.is_empty() { "<none listed>".to_owned() } else { gates.join(", ") }
-    ))
-    .with("condition PodScheduled=False (SchedulingGated)")
-    .hint(format!(
-        "the controller that added the gate (a queueing system such as Kueue) removes it when it admits the pod; to release it by hand: kubectl patch pod {} -n {} --type=json -p '[{{\"op\":\"remove\",\"path\":\"/spec/schedulingGates\"}}]'",
-        pod.name, pod.namespace
-    ))
-}
-
-/// Pending for over a minute with no word from any scheduler.
-fn no_report(inp: &Inputs<'_>) -> Option<Finding> {
-    let pod = inp.pod;
-    let created = pod.creation_timestamp?;
-    let age = inp.now.duration_since(created);
-    if pod.phase != "Pending" || age < jiff::SignedDuration::from_mins(1) {
-        return None;
-    }
-    let scheduler = pod
-        .spec
-        .scheduler_name
-        .as_deref()
-        .unwrap_or("default-scheduler");
-    let mut f = Finding::new(
-        "not-scheduled",
-        Severity::Warning,
-        None,
-        format!(
-            "not scheduled after {}: no scheduler has reported on it (schedulerName {scheduler})",
-            human_duration(age)
-        ),
-    )
-    .with("no spec.nodeName, no PodScheduled condition, no FailedScheduling event");
-    f.evidence
-        .extend(facts::expired_note(Some(created), inp.now, false));
-    Some(f.hint(format!(
-        "check that the scheduler {scheduler} runs (kubectl get pods -n kube-system -l component=kube-scheduler) and its logs"
-    )))
 }

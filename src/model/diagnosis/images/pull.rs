@@ -8,7 +8,8 @@
 //! `Back-off pulling image "IMG"` (`BackOff`, `ImagePullBackOff`; newer kubelets append
 //! `: ErrImagePull: <answer>`). restartPolicy does not apply to pulls: the container never ran,
 //! so the kubelet keeps retrying, an init container's pull under restartPolicy Never included
-//! (kubernetes/kubernetes#83622). Checked against cases 13 (containerd NotFound) and 14 (Docker
+//! (kubernetes/kubernetes#83622). Checked against `13-imagepullbackoff-tag-not-found` (containerd NotFound) and
+//! `14-init-imagepullbackoff-restartpolicy-never` (Docker
 //! "pull access denied", init container, restartPolicy Never).
 
 use jiff::SignedDuration;
@@ -145,7 +146,7 @@ pub(super) fn finding(
             as_written(a, k.token)
         ));
     }
-    if let Some(p) = facts::newest(inp.events, &c.name, "Pulling") {
+    if let Some(p) = inp.newest(&c.name, "Pulling") {
         f.evidence.push(facts::event_line(p, now));
     }
     f.evidence.push(pull_policy(inp, c, raw));
@@ -185,16 +186,22 @@ pub(super) fn finding(
             f.checks.push(r);
         }
     }
-    for e in facts::pod_events(inp.events).filter(|e| e.reason == "FailedToRetrieveImagePullSecret")
+    for e in inp
+        .pod_events()
+        .filter(|e| e.reason == "FailedToRetrieveImagePullSecret")
     {
         f.evidence.push(facts::event_line(e, now));
     }
-    f.evidence.push(format!(
-        "restartCount {}: the container never ran — this is not a crash loop, and there are no logs (kubectl logs: waiting to start: trying and failing to pull image)",
-        c.restart_count
-    ));
+    f.evidence.push(if c.restart_count == 0 {
+        "restartCount 0: the container never ran — this is not a crash loop, and there are no logs (kubectl logs: waiting to start: trying and failing to pull image)".to_owned()
+    } else {
+        format!(
+            "restartCount {}: earlier instances ran; this start waits for the image (not a crash loop)",
+            c.restart_count
+        )
+    });
     let next = event.and_then(|e| {
-        let at = e.last_timestamp? + backoff_after(e.count);
+        let at = e.last_timestamp?.checked_add(backoff_after(e.count)).ok()?;
         Some(if at > now {
             format!(
                 "; after {} failed pulls the next attempt is due ≈{}",

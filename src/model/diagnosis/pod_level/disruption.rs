@@ -4,6 +4,7 @@
 //! `DeletionByTaintManager`, `DeletionByPodGC`).
 
 use super::eviction::{self, amount, plain};
+use super::others::{admission, deadline, is_admission_reason, other};
 use super::{fresh, replacement, state_lines, workload_target};
 use crate::model::diagnosis::config::lookup_line;
 use crate::model::diagnosis::facts::{self, clock};
@@ -20,7 +21,7 @@ pub(super) fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
         .find(|c| c.type_ == "DisruptionTarget" && c.status == "True");
     let dt_reason = dt.map_or("", |c| c.reason.as_str());
     let event = |reasons: &[&str]| {
-        facts::pod_events(inp.events)
+        inp.pod_events()
             .find(|e| reasons.contains(&e.reason.as_str()) && fresh(pod, e))
     };
     let evicted_event = event(&["Evicted"]);
@@ -43,6 +44,14 @@ pub(super) fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
             "was terminated because its node shut down (graceful node shutdown)",
             "the owner re-creates it on another node; for a bare pod, re-create it",
         ));
+        return true;
+    }
+    if pod.phase == "Failed" && pod.reason == "DeadlineExceeded" {
+        out.push(deadline(inp));
+        return true;
+    }
+    if pod.phase == "Failed" && is_admission_reason(&pod.reason) {
+        out.push(admission(inp));
         return true;
     }
     let preempted = event(&["Preempted", "Preempting"]);
@@ -77,7 +86,7 @@ pub(super) fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
     true
 }
 
-fn condition_line(c: &ConditionSummary, now: jiff::Timestamp) -> String {
+pub(super) fn condition_line(c: &ConditionSummary, now: jiff::Timestamp) -> String {
     let at = c
         .last_transition_time
         .map(|t| format!(" at {}", clock(t, now)))
@@ -90,8 +99,9 @@ fn condition_line(c: &ConditionSummary, now: jiff::Timestamp) -> String {
     format!("condition DisruptionTarget=True ({}){at}{msg}", c.reason)
 }
 
-/// Node-pressure (or limit) eviction by the kubelet. Checked against cases 23 (classic shape:
-/// only status.reason/message, `exceeds its request of 0`, ephemeral-storage) and 25 (memory,
+/// Node-pressure (or limit) eviction by the kubelet. Checked against
+/// `23-evicted-ephemeral-storage-classic` (classic shape: only status.reason/message, `exceeds
+/// its request of 0`, ephemeral-storage) and `25-evicted-memory-containerstatusunknown` (memory,
 /// `request is 204Mi, has larger consumption of memory`, ContainerStatusUnknown, null times).
 fn evicted(inp: &Inputs<'_>, dt: Option<&ConditionSummary>, ev: Option<&EventSummary>) -> Finding {
     let pod = inp.pod;
@@ -295,33 +305,4 @@ fn preemption(
     f.hint(
         "give it a higher priorityClassName if it matters more, or make room so both fit (more nodes, smaller requests); the replacement may stay Pending until there is room",
     )
-}
-
-fn other(
-    inp: &Inputs<'_>,
-    dt: Option<&ConditionSummary>,
-    rule: &'static str,
-    what: &str,
-    hint: &str,
-) -> Finding {
-    let pod = inp.pod;
-    let now = inp.now;
-    let mut f = Finding::new(rule, Severity::Warning, None, format!("the pod {what}"));
-    if let Some(c) = dt {
-        f.evidence.push(condition_line(c, now));
-    }
-    if !pod.reason.is_empty() || !pod.message.is_empty() {
-        f.evidence.push(format!(
-            "status.reason {}: \"{}\"",
-            if pod.reason.is_empty() {
-                "<none>"
-            } else {
-                &pod.reason
-            },
-            pod.message
-        ));
-    }
-    f.evidence.extend(state_lines(pod, now));
-    f.evidence.push(replacement(pod));
-    f.hint(hint)
 }

@@ -19,14 +19,17 @@ use crate::model::pod::ContainerState;
 
 /// Pushes the node-lost finding when the pod's node is lost; true then.
 ///
-/// Signs: `status.reason NodeLost`, `phase Unknown`, the `Ready` condition `Unknown`, or a
-/// `NodeNotReady` event with the `Ready` condition not True since it (containers that still
-/// claim `ready` under a not-ready pod are the stale report). Checked against case 27.
+/// Signs: `status.reason NodeLost`, `phase Unknown`, the `Ready` condition `Unknown`, a
+/// `NodeNotReady` event with the `Ready` condition not True since it, or a `DisruptionTarget`
+/// `DeletionByTaintManager` on a not-ready pod whose containers still claim `ready` (the stale
+/// report). Checked against `27-nodelost-unknown`.
 pub(super) fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
     let pod = inp.pod;
     let now = inp.now;
     let ready = pod.conditions.iter().find(|c| c.type_ == "Ready");
-    let event = facts::pod_events(inp.events).find(|e| e.reason == "NodeNotReady" && fresh(pod, e));
+    let event = inp
+        .pod_events()
+        .find(|e| e.reason == "NodeNotReady" && fresh(pod, e));
     let stale_ready = pod
         .containers
         .iter()
@@ -41,7 +44,13 @@ pub(super) fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
                     })
         })
     });
+    // Taint-based eviction of a pod on an unreachable node (the NodeNotReady event expired).
+    let taint_sign = pod.conditions.iter().any(|c| {
+        c.type_ == "DisruptionTarget" && c.status == "True" && c.reason == "DeletionByTaintManager"
+    }) && stale_ready
+        && ready.is_some_and(|r| r.status != "True");
     let lost = pod.reason == "NodeLost"
+        || taint_sign
         || pod.phase == "Unknown"
         || ready.is_some_and(|r| r.status == "Unknown")
         || event_sign;
@@ -92,6 +101,13 @@ pub(super) fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
             )),
             None => f.evidence.push(format!("condition Ready={}", r.status)),
         }
+    }
+    for e in inp
+        .pod_events()
+        .filter(|e| e.reason == "TaintManagerEviction" && fresh(pod, e))
+        .take(1)
+    {
+        f.evidence.push(facts::event_line(e, now));
     }
     if let Some(e) = event {
         let from = if e.source.is_empty() {

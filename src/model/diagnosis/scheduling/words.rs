@@ -57,9 +57,7 @@ pub(super) fn phrase(count: u32, reason: &str, req: &BTreeMap<String, f64>) -> S
             agree(count, "run", "runs")
         ),
         Why::TopologySpread => format!("{n} would break its topology spread constraints"),
-        Why::VolumeZone => format!(
-            "{n} cannot use its volumes (volume node affinity/zone)"
-        ),
+        Why::VolumeZone => format!("{n} cannot use its volumes (volume node affinity/zone)"),
         Why::Ports => format!("{n} {have} its host port in use"),
         Why::NotReady => format!("{n} {are} not ready or under pressure ({reason})"),
         Why::NodeName => format!("{n} {are} not the node it names"),

@@ -1,0 +1,79 @@
+//! The pod's events grouped once per diagnosis by the container they are about, so each rule
+//! reads only its container's events instead of scanning them all (10 containers and 500 events
+//! would otherwise be tens of thousands of comparisons on every update).
+
+use super::Inputs;
+use super::facts::container_of;
+use crate::model::event::EventSummary;
+
+/// Events by container name (`involvedObject.fieldPath` `spec.containers{NAME}` and the like),
+/// and those about the pod as a whole; each list keeps the input order (newest first).
+#[derive(Debug, Default)]
+pub struct EventIndex<'a> {
+    by_container: Vec<(&'a str, Vec<&'a EventSummary>)>,
+    pod: Vec<&'a EventSummary>,
+}
+
+impl<'a> EventIndex<'a> {
+    /// Groups `events` in one pass.
+    #[must_use]
+    pub fn new(events: &'a [EventSummary]) -> Self {
+        let mut index = EventIndex::default();
+        for e in events {
+            if e.field_path.is_empty() {
+                index.pod.push(e);
+            } else if let Some(name) = container_of(&e.field_path) {
+                match index.by_container.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, list)) => list.push(e),
+                    None => index.by_container.push((name, vec![e])),
+                }
+            }
+        }
+        index
+    }
+
+    fn of(&self, name: &str) -> &[&'a EventSummary] {
+        self.by_container
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(&[], |(_, list)| list.as_slice())
+    }
+}
+
+impl<'a> Inputs<'a> {
+    /// Events about container `name`, newest first.
+    pub fn events_of<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'a EventSummary> + 's {
+        let indexed = self.index.map(|i| i.of(name));
+        let scan = if indexed.is_none() {
+            Some(self.events)
+        } else {
+            None
+        };
+        indexed.into_iter().flatten().copied().chain(
+            scan.into_iter()
+                .flatten()
+                .filter(move |e| container_of(&e.field_path) == Some(name)),
+        )
+    }
+
+    /// Events about the pod as a whole (no `fieldPath`), newest first.
+    pub fn pod_events(&self) -> impl Iterator<Item = &'a EventSummary> + '_ {
+        let indexed = self.index.map(|i| i.pod.as_slice());
+        let scan = if indexed.is_none() {
+            Some(self.events)
+        } else {
+            None
+        };
+        indexed.into_iter().flatten().copied().chain(
+            scan.into_iter()
+                .flatten()
+                .filter(|e| e.field_path.is_empty()),
+        )
+    }
+
+    /// The newest event about container `name` with `reason`.
+    #[must_use]
+    pub fn newest(&self, name: &str, reason: &str) -> Option<&'a EventSummary> {
+        self.events_of(name).find(|e| e.reason == reason)
+    }
+}
