@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use k8s_openapi::api::core::v1::{Event, Pod};
+use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, Event, Pod};
 use podscope::app::{Msg, State, update};
 use podscope::model::deletion::OwnerStatus;
 use podscope::model::diagnosis::{Inputs, LogTail, LogTails, Related, diagnose};
@@ -39,9 +39,10 @@ fn load() -> (Pod, Vec<Event>) {
     (pod, events)
 }
 
-/// Case 07's pod with its container copied to 10 containers (`db-0` … `db-9`) and 500 events
-/// spread over them (Unhealthy, Killing, BackOff, Pulled in turn).
-fn big(pod: &Pod) -> (PodSummary, Vec<EventSummary>) {
+/// Case 07's pod with its container copied to 10 containers (`db-0` … `db-9`), the first
+/// `failing` of them crash-looping as in the case and the others running and ready, and 500
+/// events spread over all ten (Unhealthy, Killing, BackOff, Pulled in turn).
+fn big(pod: &Pod, failing: usize) -> (PodSummary, Vec<EventSummary>) {
     let mut p = pod.clone();
     let spec = p.spec.as_mut().expect("spec");
     let status = p.status.as_mut().expect("status");
@@ -59,6 +60,20 @@ fn big(pod: &Pod) -> (PodSummary, Vec<EventSummary>) {
             .map(|i| {
                 let mut s = s0.clone();
                 s.name = format!("db-{i}");
+                if i >= failing {
+                    s.ready = true;
+                    s.started = Some(true);
+                    s.restart_count = 0;
+                    s.last_state = None;
+                    s.state = Some(ContainerState {
+                        running: Some(ContainerStateRunning {
+                            started_at: s0.last_state.as_ref().and_then(|l| {
+                                l.terminated.as_ref().and_then(|t| t.started_at.clone())
+                            }),
+                        }),
+                        ..ContainerState::default()
+                    });
+                }
                 s
             })
             .collect(),
@@ -103,19 +118,38 @@ fn benches(c: &mut Criterion) {
         });
     });
 
-    let (big_pod, big_events) = big(&pod);
-    c.bench_function("diagnose (10 containers, 500 events)", |b| {
-        b.iter(|| {
-            diagnose(black_box(&Inputs::new(
-                &big_pod,
-                &big_events,
-                &logs,
-                &related,
-                &owner,
-                now,
-            )))
-        });
-    });
+    let (big_pod, big_events) = big(&pod, 10);
+    c.bench_function(
+        "diagnose (10 containers all crash-looping, 500 events)",
+        |b| {
+            b.iter(|| {
+                diagnose(black_box(&Inputs::new(
+                    &big_pod,
+                    &big_events,
+                    &logs,
+                    &related,
+                    &owner,
+                    now,
+                )))
+            });
+        },
+    );
+    let (one_failing, one_failing_events) = big(&pod, 1);
+    c.bench_function(
+        "diagnose (10 containers one crash-looping, 500 events)",
+        |b| {
+            b.iter(|| {
+                diagnose(black_box(&Inputs::new(
+                    &one_failing,
+                    &one_failing_events,
+                    &logs,
+                    &related,
+                    &owner,
+                    now,
+                )))
+            });
+        },
+    );
 
     let mut state = State::new("catalog", "catalog-db-0", now, Theme::colored());
     let _ = update(&mut state, Msg::Tick(now));
@@ -129,6 +163,21 @@ fn benches(c: &mut Criterion) {
                 .expect("draw");
         });
     });
+
+    let mut state = State::new("catalog", "catalog-db-0", now, Theme::colored());
+    let _ = update(&mut state, Msg::Tick(now));
+    let _ = update(&mut state, Msg::PodApplied(Box::new(big_pod.clone())));
+    let _ = update(&mut state, Msg::EventsReset(big_events.clone()));
+    c.bench_function(
+        "render 120x40 frame (10 containers all crash-looping, 500 events)",
+        |b| {
+            b.iter(|| {
+                terminal
+                    .draw(|f| podscope::ui::view(f, black_box(&state)))
+                    .expect("draw");
+            });
+        },
+    );
 }
 
 criterion_group!(diagnosis, benches);

@@ -45,11 +45,20 @@ pub fn is_neutralised(c: char) -> bool {
 /// bytes need a closer look. Logs and findings pass through here on every line.
 fn first_needing_work(s: &str, keep_newline: bool) -> Option<usize> {
     let bytes = s.as_bytes();
+    let candidate = |b: u8| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2;
     let mut from = 0;
-    while let Some(offset) = bytes[from..]
-        .iter()
-        .position(|&b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2)
-    {
+    loop {
+        // Whole 8-byte words without a candidate are skipped with word arithmetic.
+        while let Some(word) = bytes
+            .get(from..from + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        {
+            if word_may_need_work(u64::from_le_bytes(word)) {
+                break;
+            }
+            from += 8;
+        }
+        let offset = bytes[from..].iter().position(|&b| candidate(b))?;
         let at = from + offset;
         let c = s[at..].chars().next()?;
         if replacement(c, keep_newline).is_some() {
@@ -57,7 +66,19 @@ fn first_needing_work(s: &str, keep_newline: bool) -> Option<usize> {
         }
         from = at + c.len_utf8();
     }
-    None
+}
+
+/// Whether any byte of `x` is below 0x20, or is 0x7F, 0xC2 or 0xE2 (exact, no false negatives:
+/// the "has a zero byte" bit trick, `(v - 0x01…) & !v & 0x80…`, on `x` and on `x` XOR each byte).
+fn word_may_need_work(x: u64) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |v: u64| v.wrapping_sub(LO) & !v & HI != 0;
+    let below_0x20 = x.wrapping_sub(LO * 0x20) & !x & HI != 0;
+    below_0x20
+        || zero_byte(x ^ (LO * 0x7f))
+        || zero_byte(x ^ (LO * 0xc2))
+        || zero_byte(x ^ (LO * 0xe2))
 }
 
 fn sanitize_with(s: &str, keep_newline: bool) -> Cow<'_, str> {
@@ -187,6 +208,36 @@ mod tests {
                 sanitize(&format!("{text}\u{2067}")),
                 format!("{text}\u{fffd}")
             );
+        }
+    }
+
+    #[test]
+    fn the_block_scan_finds_a_control_at_every_offset() {
+        for at in [0, 1, 31, 32, 33, 63, 64, 65, 100] {
+            let mut text = "a".repeat(130);
+            text.replace_range(at..=at, "\u{1b}");
+            let out = sanitize(&text);
+            assert_eq!(out.chars().position(|c| c == '␛'), Some(at), "ESC at {at}");
+            let bidi = format!("{}\u{202e}{}", "b".repeat(at), "c".repeat(40));
+            assert!(sanitize(&bidi).contains('\u{fffd}'), "RLO at {at}");
+        }
+    }
+
+    #[test]
+    fn the_word_check_agrees_with_the_byte_check_for_every_byte() {
+        for b in 0..=255u8 {
+            let want = b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2;
+            for at in 0..8 {
+                for fill in [b'a', 0xff, 0x80, 0x21] {
+                    let mut word = [fill; 8];
+                    word[at] = b;
+                    assert_eq!(
+                        super::word_may_need_work(u64::from_le_bytes(word)),
+                        want,
+                        "{b:#x} at {at} among {fill:#x}"
+                    );
+                }
+            }
         }
     }
 }

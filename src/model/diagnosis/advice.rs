@@ -12,7 +12,11 @@ use crate::model::pod::ContainerKind;
 
 /// Whether two probes run the same check with the same timing.
 fn same(a: &Probe, b: &Probe) -> bool {
-    probe_handler(a) == probe_handler(b) && probe_timing(a) == probe_timing(b)
+    probe_timing(a) == probe_timing(b)
+        && a.exec == b.exec
+        && a.http_get == b.http_get
+        && a.tcp_socket == b.tcp_socket
+        && a.grpc == b.grpc
 }
 
 /// Appends advisory warnings about `inp.pod`'s probes.
@@ -75,24 +79,36 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
                 );
             }
         }
-        for (kind, p) in [
+        let slow: Vec<(&str, &Probe)> = [
             ("liveness", live),
             ("readiness", ready),
             ("startup", spec.startup_probe.as_ref()),
-        ] {
-            let Some(p) = p else { continue };
-            if p.exec.is_some() && p.timeout_seconds.unwrap_or(1) <= 1 {
-                out.push(
-                    Finding::new(
-                        "probe-exec-timeout",
-                        Severity::Warning,
-                        name,
-                        format!("{}'s {kind} probe runs a command with timeoutSeconds 1 (the default)", c.name),
-                    )
-                    .with(format!("{kind}Probe: {}", probe_handler(p)))
-                    .hint("an exec probe starts a process in the container each time; under load that takes more than 1 s and counts as a failure: raise timeoutSeconds"),
-                );
-            }
+        ]
+        .into_iter()
+        .filter_map(|(kind, p)| p.map(|p| (kind, p)))
+        .filter(|(_, p)| p.exec.is_some() && p.timeout_seconds.unwrap_or(1) <= 1)
+        .collect();
+        if let Some((_, first)) = slow.first() {
+            let kinds: Vec<&str> = slow.iter().map(|(k, _)| *k).collect();
+            let (noun, verb) = if kinds.len() == 1 {
+                ("probe", "runs")
+            } else {
+                ("probes", "run")
+            };
+            out.push(
+                Finding::new(
+                    "probe-exec-timeout",
+                    Severity::Warning,
+                    name,
+                    format!(
+                        "{}'s {} {noun} {verb} a command with timeoutSeconds 1 (the default)",
+                        c.name,
+                        kinds.join(" and ")
+                    ),
+                )
+                .with(format!("{}Probe: {}", kinds[0], probe_handler(first)))
+                .hint("an exec probe starts a process in the container each time; under load that takes more than 1 s and counts as a failure: raise timeoutSeconds"),
+            );
         }
     }
 }

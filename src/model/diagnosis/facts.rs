@@ -35,10 +35,12 @@ pub fn bounded(s: &str) -> Cow<'_, str> {
 /// `2020-07-14 08:07:08`.
 #[must_use]
 pub fn clock(t: Timestamp, now: Timestamp) -> String {
-    let dt = t.to_zoned(jiff::tz::TimeZone::UTC);
     if now.duration_since(t).abs() < SignedDuration::from_hours(24) {
-        dt.strftime("%H:%M:%S").to_string()
+        // UTC has no offset to look up: the time of day is the Unix second modulo a day.
+        let s = t.as_second().rem_euclid(86_400);
+        format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
     } else {
+        let dt = t.to_zoned(jiff::tz::TimeZone::UTC);
         dt.strftime("%Y-%m-%d %H:%M:%S").to_string()
     }
 }
@@ -53,10 +55,10 @@ pub fn clock_opt(t: Option<Timestamp>, now: Timestamp) -> String {
 /// `spec.initContainers{db}` and `spec.ephemeralContainers{db}` → `db`; `None` otherwise.
 #[must_use]
 pub fn container_of(field_path: &str) -> Option<&str> {
-    field_path
-        .strip_suffix('}')?
-        .rsplit_once('{')
-        .map(|(_, n)| n)
+    let inner = field_path.strip_suffix('}')?;
+    // `{` is ASCII, so the byte after it starts a character.
+    let open = inner.bytes().rposition(|b| b == b'{')?;
+    inner.get(open + 1..)
 }
 
 /// One event as evidence: `event Killing (×6, last at 08:06:40): "Container db failed …"`.

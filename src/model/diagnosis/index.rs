@@ -10,8 +10,17 @@ use crate::model::event::EventSummary;
 /// and those about the pod as a whole; each list keeps the input order (newest first).
 #[derive(Debug, Default)]
 pub struct EventIndex<'a> {
-    by_container: Vec<(&'a str, Vec<&'a EventSummary>)>,
+    /// `(hash of the name, name, events)`: the hash spares a string comparison per bucket.
+    by_container: Vec<(u64, &'a str, Vec<&'a EventSummary>)>,
     pod: Vec<&'a EventSummary>,
+}
+
+/// FNV-1a over the name's bytes: a few instructions for a container name, and a mismatch is
+/// almost always told by it alone.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl<'a> EventIndex<'a> {
@@ -23,9 +32,14 @@ impl<'a> EventIndex<'a> {
             if e.field_path.is_empty() {
                 index.pod.push(e);
             } else if let Some(name) = container_of(&e.field_path) {
-                match index.by_container.iter_mut().find(|(n, _)| *n == name) {
-                    Some((_, list)) => list.push(e),
-                    None => index.by_container.push((name, vec![e])),
+                let hash = name_hash(name);
+                match index
+                    .by_container
+                    .iter_mut()
+                    .find(|(h, n, _)| *h == hash && *n == name)
+                {
+                    Some((_, _, list)) => list.push(e),
+                    None => index.by_container.push((hash, name, vec![e])),
                 }
             }
         }
@@ -33,10 +47,11 @@ impl<'a> EventIndex<'a> {
     }
 
     fn of(&self, name: &str) -> &[&'a EventSummary] {
+        let hash = name_hash(name);
         self.by_container
             .iter()
-            .find(|(n, _)| *n == name)
-            .map_or(&[], |(_, list)| list.as_slice())
+            .find(|(h, n, _)| *h == hash && *n == name)
+            .map_or(&[], |(_, _, list)| list.as_slice())
     }
 }
 

@@ -57,6 +57,20 @@ pub fn by_signal(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Caus
     {
         return probe_kill(inp, c, t, e, kind);
     }
+    // No Killing event (expired, or a kubelet that did not record it), but the probe failures
+    // during this instance are there: the kill is inferred from them.
+    if let Some((e, kind)) = inp.events_of(&c.name).find_map(|e| {
+        let kind = if e.message.starts_with("Liveness probe failed") {
+            "liveness"
+        } else if e.message.starts_with("Startup probe failed") {
+            "startup"
+        } else {
+            return None;
+        };
+        (e.reason == "Unhealthy" && during(e, t)).then_some((e, kind))
+    }) {
+        return probe_kill(inp, c, t, e, kind);
+    }
     if let Some(at) = inp.pod.deletion_timestamp {
         return Cause {
             rule: "stopped-by-deletion",
@@ -171,7 +185,9 @@ fn probe_kill(
     };
     evidence.extend(
         inp.events_of(&c.name)
-            .filter(|e| e.reason == "Unhealthy" && e.message.starts_with(probe_word))
+            .filter(|e| {
+                e.reason == "Unhealthy" && e.message.starts_with(probe_word) && e.uid != killing.uid
+            })
             .take(1)
             .map(|e| {
                 let errored = e.message.contains("probe errored");
@@ -183,7 +199,13 @@ fn probe_kill(
                 format!("{}{side}", event_line(e, inp.now))
             }),
     );
+    if killing.reason != "Killing" {
+        evidence.push(format!(
+            "no Killing event about it (expired or not recorded): the kill is inferred from the {kind} probe's failures during this instance"
+        ));
+    }
     if code == 137
+        && killing.reason == "Killing"
         && let (Some(k), Some(f)) = (killing.last_timestamp, t.finished_at)
     {
         let gap = f.duration_since(k).as_secs();

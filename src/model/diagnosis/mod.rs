@@ -25,6 +25,7 @@ pub mod outcome;
 pub mod pod_level;
 pub mod probes;
 pub mod scheduling;
+pub mod waiting;
 
 use std::collections::BTreeMap;
 
@@ -266,8 +267,17 @@ pub fn diagnose(inp: &Inputs<'_>) -> Vec<Finding> {
             if problems.len() == before {
                 probes::findings(inp, c, &mut problems);
             }
+            if problems.len() == before {
+                waiting::findings(inp, c, &mut problems);
+            }
         }
         init::findings(inp, &mut problems);
+        if problems.is_empty() {
+            waiting::sandbox(inp, &mut problems);
+        }
+        if problems.is_empty() {
+            waiting::warning_events(inp, &mut problems);
+        }
     }
     problems.sort_by_key(|f| f.severity);
     let mut out = problems;
