@@ -11,42 +11,6 @@ use podscope::model::diagnosis::{Inputs, LogTails, Related};
 use podscope::model::event::EventSummary;
 use serde_json::json;
 
-const IMG: &str = "registry.corp/shop/web:1.4.2";
-
-/// A pod whose container `web` waits with `reason`/`message`, plus a `Failed to pull` event
-/// with `answer` (when given), the generic `Error: ErrImagePull` and a `Pulling` event.
-fn pulling(reason: &str, message: &str, answer: Option<&str>) -> (PodSummary, Vec<EventSummary>) {
-    let p = pod_with(
-        json!({"containers": [{"name": "web", "image": IMG, "imagePullPolicy": "IfNotPresent"}]}),
-        json!({"phase": "Pending", "containerStatuses": [waiting("web", reason, message)]}),
-    );
-    let mut events = Vec::new();
-    events.push(event(
-        "Failed",
-        "Error: ErrImagePull",
-        "spec.containers{web}",
-        4,
-        30,
-    ));
-    if let Some(a) = answer {
-        events.push(event(
-            "Failed",
-            &format!("Failed to pull image \"{IMG}\": {a}"),
-            "spec.containers{web}",
-            4,
-            30,
-        ));
-    }
-    events.push(event(
-        "Pulling",
-        &format!("Pulling image \"{IMG}\""),
-        "spec.containers{web}",
-        4,
-        31,
-    ));
-    (p, events)
-}
-
 #[test]
 fn case_15_invalid_name_marks_the_leading_slash() {
     let (p, e, now) = case("15");

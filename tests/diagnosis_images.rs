@@ -4,48 +4,11 @@
 mod diagnosis_support;
 
 use diagnosis_support::*;
-use podscope::model::PodSummary;
 use podscope::model::deletion::OwnerStatus;
 use podscope::model::diagnosis::images::{PullClass, classify};
 use podscope::model::diagnosis::{Lookup, ObjectRef, Related};
 use podscope::model::event::EventSummary;
 use serde_json::json;
-
-const IMG: &str = "registry.corp/shop/web:1.4.2";
-
-/// A pod whose container `web` waits with `reason`/`message`, plus a `Failed to pull` event
-/// with `answer` (when given), the generic `Error: ErrImagePull` and a `Pulling` event.
-fn pulling(reason: &str, message: &str, answer: Option<&str>) -> (PodSummary, Vec<EventSummary>) {
-    let p = pod_with(
-        json!({"containers": [{"name": "web", "image": IMG, "imagePullPolicy": "IfNotPresent"}]}),
-        json!({"phase": "Pending", "containerStatuses": [waiting("web", reason, message)]}),
-    );
-    let mut events = Vec::new();
-    events.push(event(
-        "Failed",
-        "Error: ErrImagePull",
-        "spec.containers{web}",
-        4,
-        30,
-    ));
-    if let Some(a) = answer {
-        events.push(event(
-            "Failed",
-            &format!("Failed to pull image \"{IMG}\": {a}"),
-            "spec.containers{web}",
-            4,
-            30,
-        ));
-    }
-    events.push(event(
-        "Pulling",
-        &format!("Pulling image \"{IMG}\""),
-        "spec.containers{web}",
-        4,
-        31,
-    ));
-    (p, events)
-}
 
 fn pull_rule(answer: &str) -> podscope::model::diagnosis::Finding {
     let (p, e) = pulling(

@@ -6,9 +6,9 @@
 
 mod common;
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::tmux::{end, missing, new_session, wait_for};
 use podscope::model::deletion::OwnerStatus;
 use podscope::sim::{SimClock, SimConfig, Simulator};
 
@@ -109,17 +109,9 @@ async fn every_dynamic_scenario_reaches_its_static_cases_rule() {
     }
 }
 
-fn tmux(args: &[&str]) -> Option<String> {
-    let out = Command::new("tmux").args(args).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_tui_shows_the_liveness_kill_live_at_80x24() {
-    if tmux(&["-V"]).is_none() {
-        eprintln!("SKIP: tmux not installed; the live diagnosis tmux test is skipped");
+    if missing("the live diagnosis tmux test") {
         return;
     }
     let sim = start("liveness-slow-start").await;
@@ -129,33 +121,12 @@ async fn the_tui_shows_the_liveness_kill_live_at_80x24() {
         env!("CARGO_BIN_EXE_podscope"),
         sim.kubeconfig_path().display()
     );
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        "80",
-        "-y",
-        "24",
-        &cmd,
-    ])
-    .expect("tmux starts");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let screen = tokio::task::block_in_place(|| {
-        loop {
-            let screen = tmux(&["capture-pane", "-p", "-t", &session]).unwrap_or_default();
-            if screen.contains("liveness probe") || Instant::now() > deadline {
-                break screen;
-            }
-            std::thread::sleep(Duration::from_millis(250));
-        }
+    tokio::task::block_in_place(|| {
+        new_session(&session, 80, 24, &cmd);
+        wait_for(&session, "the liveness kill's headline", 60, |s| {
+            s.contains("liveness probe") && s.contains("db")
+        });
+        end(&session);
     });
-    let _ = tmux(&["send-keys", "-t", &session, "q"]);
-    let _ = tmux(&["kill-session", "-t", &session]);
-    assert!(
-        screen.contains("liveness probe") && screen.contains("db"),
-        "no liveness-kill headline on the first screen:\n{screen}"
-    );
     sim.shutdown().await;
 }

@@ -4,44 +4,16 @@
 
 mod common;
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::tmux::{keys, missing, new_session, tmux, wait_for};
 use podscope::sim::{SimClock, SimConfig, Simulator};
 
 const CASE: &str = "07-liveness-kills-slow-start-exit143";
 
-fn tmux(args: &[&str]) -> Option<String> {
-    let out = Command::new("tmux").args(args).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
-/// The pane's text once `f` holds (20 s at most).
-fn wait_for(session: &str, what: &str, f: impl Fn(&str) -> bool) -> String {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let screen = tmux(&["capture-pane", "-p", "-t", session]).unwrap_or_default();
-        if f(&screen) {
-            return screen;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}; screen:\n{screen}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
-fn keys(session: &str, k: &str) {
-    tmux(&["send-keys", "-t", session, k]);
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn diagnosis_block_expands_and_events_take_the_focus() {
-    if tmux(&["-V"]).is_none() {
-        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
+    if missing("the diagnosis TUI-in-tmux test") {
         return;
     }
     let dir = common::cluster::cases_dir().join(CASE);
@@ -65,33 +37,24 @@ async fn diagnosis_block_expands_and_events_take_the_focus() {
         exp.name
     );
     tokio::task::block_in_place(|| {
-        tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "80",
-            "-y",
-            "24",
-            &cmd,
-        ])
-        .expect("tmux starts");
-        let first = wait_for(&session, "the diagnosis block", |s| {
+        new_session(&session, 80, 24, &cmd);
+        let first = wait_for(&session, "the diagnosis block", 20, |s| {
             s.contains(" Diagnosis") && s.contains("✗ db:")
         });
         let rows: Vec<&str> = first.lines().collect();
         assert!(rows[3].starts_with(" Diagnosis"), "{first}");
         keys(&session, "Enter");
-        wait_for(&session, "the expanded diagnosis", |s| {
+        wait_for(&session, "the expanded diagnosis", 20, |s| {
             s.contains("Enter/Esc back") && !s.contains(" Containers")
         });
         keys(&session, "Escape");
-        wait_for(&session, "the pod view", |s| s.contains(" Containers"));
+        wait_for(&session, "the pod view", 20, |s| s.contains(" Containers"));
         keys(&session, "Tab");
-        wait_for(&session, "the events focused", |s| s.contains("▶ Events"));
+        wait_for(&session, "the events focused", 20, |s| {
+            s.contains("▶ Events")
+        });
         keys(&session, "Down");
-        wait_for(&session, "an event selected", |s| {
+        wait_for(&session, "an event selected", 20, |s| {
             s.lines()
                 .any(|l| l.starts_with("▶ Warning") || l.starts_with("▶ Normal"))
         });

@@ -222,7 +222,15 @@ fn terminated(
     if !times.is_empty() {
         cont(out, &times.join(", "), t.dim, width);
     }
-    if let Some(h) = exit_hint::hint(term, c.kind, c.memory_limit.as_deref(), pod_finished) {
+    // The exit code's one-line meaning, unless a finding about this container explains it
+    // (with the events and spec the meaning alone cannot see).
+    let explained = state
+        .diagnosis
+        .iter()
+        .any(|f| f.container.as_deref() == Some(c.name.as_str()));
+    if let Some(h) = exit_hint::hint(term, c.kind, c.memory_limit.as_deref(), pod_finished)
+        && !explained
+    {
         cont(out, &format!("→ {h}"), t.warn, width);
     }
     for (i, m) in term.message.iter().flat_map(|m| m.lines()).enumerate() {

@@ -11,15 +11,17 @@ use crate::app::state::State;
 use crate::model::diagnosis::{Inputs, images};
 use crate::model::{ContainerState, ContainerSummary};
 
-/// Appends the findings about `c` (`finding.container == Some(c.name)`): the first under a
-/// `Diagnosis` label, each headline wrapped after its marker, its hint `→ …` under it on one
-/// line (cut with `…`: the diagnosis block and its expanded view have it whole).
+/// Appends the findings about `c` (`finding.container == Some(c.name)`) other than the pod's
+/// first finding, which the diagnosis block above always shows: the first under a `Diagnosis`
+/// label, each headline wrapped after its marker, its hint `→ …` under it on one line (cut
+/// with `…`: the diagnosis block and its expanded view have it whole).
 pub fn findings(out: &mut Vec<Line<'static>>, c: &ContainerSummary, state: &State, width: u16) {
     let t = &state.theme;
     let cols = usize::from(width);
     let about = state
         .diagnosis
         .iter()
+        .skip(1)
         .filter(|f| f.container.as_deref() == Some(c.name.as_str()));
     for (i, f) in about.enumerate() {
         let label = if i == 0 { "Diagnosis" } else { "" };

@@ -20,6 +20,7 @@ pub mod log_pane;
 pub mod run;
 pub mod sim;
 pub mod svg;
+pub mod tmux;
 
 /// A fixed clock for scripts: 2024-06-03T07:20:15Z (case 04's snapshot time).
 pub fn t0() -> Timestamp {

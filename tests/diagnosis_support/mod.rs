@@ -162,3 +162,44 @@ pub fn waiting(name: &str, reason: &str, message: &str) -> Value {
     json!({"name": name, "image": "x", "imageID": "", "ready": false, "restartCount": 0,
            "state": {"waiting": {"reason": reason, "message": message}}})
 }
+
+/// The image the pull tests use.
+pub const IMG: &str = "registry.corp/shop/web:1.4.2";
+
+/// A pod whose container `web` waits with `reason`/`message`, plus a `Failed to pull` event
+/// with `answer` (when given), the generic `Error: ErrImagePull` and a `Pulling` event.
+pub fn pulling(
+    reason: &str,
+    message: &str,
+    answer: Option<&str>,
+) -> (PodSummary, Vec<EventSummary>) {
+    let p = pod_with(
+        json!({"containers": [{"name": "web", "image": IMG, "imagePullPolicy": "IfNotPresent"}]}),
+        json!({"phase": "Pending", "containerStatuses": [waiting("web", reason, message)]}),
+    );
+    let mut events = Vec::new();
+    events.push(event(
+        "Failed",
+        "Error: ErrImagePull",
+        "spec.containers{web}",
+        4,
+        30,
+    ));
+    if let Some(a) = answer {
+        events.push(event(
+            "Failed",
+            &format!("Failed to pull image \"{IMG}\": {a}"),
+            "spec.containers{web}",
+            4,
+            30,
+        ));
+    }
+    events.push(event(
+        "Pulling",
+        &format!("Pulling image \"{IMG}\""),
+        "spec.containers{web}",
+        4,
+        31,
+    ));
+    (p, events)
+}
