@@ -266,7 +266,10 @@ fn the_detail_shows_the_findings_about_its_container_only() {
     let app = detail(&s);
     // The pod's first finding (app's OOM) is in the block above: the detail does not repeat
     // it, nor the exit code's one-line meaning the finding explains better.
-    assert!(!app.contains("Diagnosis  ✗ container app was OOMKilled"), "{app}");
+    assert!(
+        !app.contains("Diagnosis  ✗ container app was OOMKilled"),
+        "{app}"
+    );
     assert!(!app.contains("the kernel OOM killer stopped it"), "{app}");
     assert!(!app.contains("Diagnosis  ! proxy"), "{app}");
     s.selected = 0;
