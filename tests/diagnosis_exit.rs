@@ -290,3 +290,60 @@ fn a_healthy_pod_says_so_and_a_failed_one_never_restarts() {
         f.hint
     );
 }
+
+#[test]
+fn an_application_exit_quotes_its_last_words_and_the_env_value_they_name() {
+    let mut p = crashlooping("Error", 1, 2);
+    p["spec"]["containers"][0]["env"] = json!([{"name": "PORT", "value": "abc"}]);
+    let log = ["2024/06/01 10:00:00 listen: listen tcp: lookup tcp/abc: unknown port"];
+    let all = diagnose_with(&p, &[], Some(&log), OwnerStatus::Unknown);
+    let f = first(&all);
+    assert!(
+        f.headline
+            .contains(": \"listen: listen tcp: lookup tcp/abc: unknown port\""),
+        "{}",
+        f.headline
+    );
+    assert!(
+        said(f).contains("the error names \"abc\": the value of env PORT"),
+        "{}",
+        said(f)
+    );
+    assert!(
+        f.hint
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("check env PORT=abc"),
+        "{:?}",
+        f.hint
+    );
+    // The first line of the last run of errors, not the program giving up after it.
+    let log = [
+        "starting",
+        "ERROR bad schema version 3",
+        "ERROR Aborting",
+        "shutdown complete",
+    ];
+    let f = first(&diagnose_with(
+        &crashlooping("Error", 1, 1),
+        &[],
+        Some(&log),
+        OwnerStatus::Unknown,
+    ))
+    .clone();
+    assert!(
+        f.headline.contains("\"ERROR bad schema version 3\""),
+        "{}",
+        f.headline
+    );
+    // A refusal in the termination message gives the access hint.
+    let mut p = crashlooping("Error", 1, 1);
+    p["status"]["containerStatuses"][0]["lastState"]["terminated"]["message"] =
+        json!("GET /config: 403 Forbidden");
+    let f = first(&diagnose(&p, &[])).clone();
+    assert!(
+        f.hint.as_deref().unwrap_or("").contains("refused access"),
+        "{:?}",
+        f.hint
+    );
+}

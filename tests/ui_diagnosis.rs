@@ -108,18 +108,18 @@ fn the_block_puts_the_hint_and_other_headlines_before_evidence_and_cuts_the_rest
     let block = block_rows(&screen);
     assert!(block[0].contains("Diagnosis (3 findings)") && block[0].contains("Enter: expand"));
     assert!(
-        block[1].starts_with("✗ app: container app was OOMKilled"),
+        block[1].starts_with("✗ container app was OOMKilled"),
         "{block:?}"
     );
     // 120×40: everything fits (a third of the body), in display order.
     let screen = rows(&render(&s, 120, 40));
     let block = block_rows(&screen).join("\n");
     let order = [
-        "✗ app: container app",
+        "✗ container app",
         "· lastState.terminated",
         "· env JVM_HEAP_OPTS",
         "→ lower -Xmx768m",
-        "! proxy: proxy is not ready",
+        "! proxy is not ready",
         "i the pod has no PodDisruptionBudget",
     ];
     let at: Vec<usize> = order
@@ -140,14 +140,14 @@ fn small_terminals_keep_the_first_headline() {
     let s = with_findings();
     for h in 5..=24 {
         let screen = text(&render(&s, 80, h));
-        assert!(screen.contains("✗ app: container app"), "80×{h}\n{screen}");
+        assert!(screen.contains("✗ container app"), "80×{h}\n{screen}");
     }
     // One row: the headline alone, cut with `…`.
     let screen = rows(&render(&s, 40, 5));
     assert!(
         screen
             .iter()
-            .any(|r| r.starts_with("✗ app:") && r.trim_end().ends_with('…'))
+            .any(|r| r.starts_with("✗ container app") && r.trim_end().ends_with('…'))
     );
 }
 
@@ -159,10 +159,10 @@ fn no_findings_take_no_room_and_new_ones_appear_live() {
     assert!(!screen.contains("Diagnosis"), "{screen}");
     s.diagnosis = findings();
     let screen = text(&render(&s, 80, 24));
-    assert!(screen.contains("✗ app: container app"), "{screen}");
+    assert!(screen.contains("✗ container app"), "{screen}");
     s.diagnosis.remove(0);
     let screen = text(&render(&s, 80, 24));
-    assert!(screen.contains("! proxy: proxy is not ready"), "{screen}");
+    assert!(screen.contains("! proxy is not ready"), "{screen}");
 }
 
 /// 80×16: the three findings take more rows than the body has.

@@ -108,7 +108,7 @@ fn previous_tail_is_read_once_per_restart() {
 #[test]
 fn refusals_are_answers_and_stale_answers_are_dropped() {
     let mut s = applied(vec![restarted("app", 1)]);
-    assert_eq!(s.evidence.previous.get("app"), Some(&1));
+    assert_eq!(s.evidence.previous.get("app").map(|(n, _)| *n), Some(1));
     // It restarted again before the first answer came: that answer is for an old instance.
     let cmds = apply(&mut s, vec![restarted("app", 2)]);
     assert_eq!(tail_reads(&cmds), vec![("app".to_owned(), true, 2)]);
@@ -285,4 +285,20 @@ fn lookups_follow_the_engine_through_update() {
             assert!(s.evidence.lookups.contains(o), "{case}: {o:?} asked");
         }
     }
+}
+
+/// An instance that dies leaves `restartCount` as it was (it counts starts): the new
+/// `lastState` alone says there is a new dead instance whose last words to read.
+#[test]
+fn a_new_dead_instance_at_the_same_restart_count_is_read_again() {
+    let mut s = state();
+    let cmds = apply(&mut s, vec![restarted("app", 2)]);
+    assert_eq!(tail_reads(&cmds), vec![("app".to_owned(), true, 2)]);
+    let mut died_again = restarted("app", 2);
+    if let Some(last) = died_again.last_state.as_mut() {
+        last.container_id = "containerd://app-2-second".to_owned();
+    }
+    let cmds = apply(&mut s, vec![died_again.clone()]);
+    assert_eq!(tail_reads(&cmds), vec![("app".to_owned(), true, 2)]);
+    assert_eq!(tail_reads(&apply(&mut s, vec![died_again])), vec![]);
 }

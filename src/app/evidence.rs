@@ -1,9 +1,11 @@
 //! Feeding the diagnosis engine: which log tails and objects to ask for, once each, and storing
 //! the answers (`Msg::LogTailRead`, `Msg::LookedUp`) in `State::log_tails` / `State::related`.
 //!
-//! - A container with a `lastState.terminated` whose `restartCount` differs from the stored
-//!   previous tail's (or that has none) gets one `Cmd::ReadLogTail{previous: true}` per
-//!   restart: what was asked is remembered, so nothing is re-asked while in flight.
+//! - A container with a `lastState.terminated` gets one `Cmd::ReadLogTail{previous: true}` per
+//!   dead instance: keyed by `restartCount` and the instance's `containerID` (or `finishedAt`),
+//!   since an instance that dies leaves `restartCount` as it was (it counts the starts) and
+//!   only `lastState` tells the new dead instance from the old one. What was asked is
+//!   remembered, so nothing is re-asked while in flight.
 //! - Every object [`wanted_lookups`] names after a refresh gets one `Cmd::Lookup`.
 //! - A new pod (another `uid`: re-created, or switched to) starts over: its tails and the
 //!   answers about its objects are dropped.
@@ -21,8 +23,9 @@ use crate::model::diagnosis::{LogTail, Lookup, ObjectRef, wanted_lookups};
 pub struct Asked {
     /// The pod (`metadata.uid`) the tails and answers in `State` belong to.
     pub uid: Option<String>,
-    /// Previous-instance tails asked, by container name: the `restartCount` asked for.
-    pub previous: BTreeMap<String, i32>,
+    /// Previous-instance tails asked, by container name: the `restartCount` and the dead
+    /// instance (`lastState.terminated.containerID`, else its `finishedAt`) asked for.
+    pub previous: BTreeMap<String, (i32, String)>,
     /// Objects asked about (answered or in flight).
     pub lookups: BTreeSet<ObjectRef>,
 }
@@ -53,18 +56,18 @@ pub fn wanted(state: &mut State) -> Vec<Cmd> {
     let Some(pod) = &state.pod else {
         return cmds;
     };
-    for c in pod.containers.iter().filter(|c| c.last_state.is_some()) {
-        let have = state
-            .log_tails
-            .previous
-            .get(&c.name)
-            .map(|t| t.restart_count);
-        let asked = state.evidence.previous.get(&c.name).copied();
-        if have != Some(c.restart_count) && asked != Some(c.restart_count) {
-            state
-                .evidence
-                .previous
-                .insert(c.name.clone(), c.restart_count);
+    for c in &pod.containers {
+        let Some(last) = &c.last_state else {
+            continue;
+        };
+        let instance = if last.container_id.is_empty() {
+            last.finished_at.map(|t| t.to_string()).unwrap_or_default()
+        } else {
+            last.container_id.clone()
+        };
+        let key = (c.restart_count, instance);
+        if state.evidence.previous.get(&c.name) != Some(&key) {
+            state.evidence.previous.insert(c.name.clone(), key);
             cmds.push(Cmd::ReadLogTail {
                 container: c.name.clone(),
                 previous: true,
@@ -84,7 +87,7 @@ pub fn wanted(state: &mut State) -> Vec<Cmd> {
 /// an older restart or another pod is dropped). Marks the screen dirty when stored.
 pub fn log_tail_read(state: &mut State, container: String, previous: bool, tail: LogTail) {
     if previous {
-        if state.evidence.previous.get(&container) != Some(&tail.restart_count) {
+        if state.evidence.previous.get(&container).map(|(n, _)| *n) != Some(tail.restart_count) {
             return;
         }
         state.log_tails.previous.insert(container, tail);

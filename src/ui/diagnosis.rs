@@ -36,8 +36,9 @@ pub fn severity_style(severity: Severity, t: &Theme) -> Style {
     }
 }
 
-/// The spans before a headline, `✗ coord: ` (no container for the pod as a whole), and their
-/// width in columns.
+/// The spans before a headline, `✗ coord: ` (no container for the pod as a whole, nor when
+/// the headline names it already: `✗ container coord was OOMKilled …`), and their width in
+/// columns.
 #[must_use]
 pub fn prefix(f: &Finding, t: &Theme) -> (Vec<Span<'static>>, usize) {
     let mark = marker(f.severity);
@@ -46,7 +47,12 @@ pub fn prefix(f: &Finding, t: &Theme) -> (Vec<Span<'static>>, usize) {
         Span::raw(" "),
     ];
     let mut cols = width::cells(mark) + 1;
-    if let Some(c) = &f.container {
+    let named = |c: &str| {
+        f.headline
+            .split(|ch: char| ch.is_whitespace() || ch == '\'' || ch == ',' || ch == ':')
+            .any(|word| word == c)
+    };
+    if let Some(c) = f.container.as_deref().filter(|c| !named(c)) {
         spans.push(Span::styled(format!("{c}:"), t.title));
         spans.push(Span::raw(" "));
         cols += width::cells(c) + 2;

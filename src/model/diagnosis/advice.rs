@@ -27,10 +27,28 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
     {
         return;
     }
+    // With problems on the pod, advice only about the containers they concern: advice about a
+    // healthy neighbour would read as the cause.
+    let troubled: Vec<&str> = out
+        .iter()
+        .filter(|f| f.severity != Severity::Info)
+        .filter_map(|f| f.container.as_deref())
+        .collect::<Vec<_>>();
+    let any_problem = out.iter().any(|f| f.severity != Severity::Info);
+    let mut advice = Vec::new();
     for c in &inp.pod.containers {
         if matches!(c.kind, ContainerKind::Ephemeral | ContainerKind::Init) {
             continue;
         }
+        // A container that never ran (its configuration or image blocks it) has no probe
+        // behaviour to advise on yet.
+        let never_ran = c.restart_count == 0
+            && c.last_state.is_none()
+            && !matches!(c.state, crate::model::pod::ContainerState::Running { .. });
+        if never_ran || (any_problem && !troubled.contains(&c.name.as_str())) {
+            continue;
+        }
+        let out = &mut advice;
         let Some(spec) = super::facts::spec_of(inp.pod, &c.name) else {
             continue;
         };
@@ -45,7 +63,7 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
                     "probe-liveness-equals-readiness",
                     Severity::Warning,
                     name,
-                    format!("{}: livenessProbe and readinessProbe are the same check", c.name),
+                    format!("{}'s livenessProbe and readinessProbe are the same check", c.name),
                 )
                 .with(format!("both: {}", probe_handler(l)))
                 .hint("liveness should only ask \"is the process stuck?\"; a readiness failure (a slow dependency) then takes the pod out of traffic without restarting it"),
@@ -73,7 +91,7 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
                         "probe-no-startup",
                         Severity::Warning,
                         name,
-                        format!("{} waits for a slow start with livenessProbe initialDelaySeconds {delay} instead of a startupProbe", c.name),
+                        format!("{} covers a slow start with livenessProbe initialDelaySeconds {delay} instead of a startupProbe", c.name),
                     )
                     .hint(format!("a startupProbe (periodSeconds {period}, failureThreshold ≥ {}) covers a slow start and lets liveness react quickly afterwards", (delay / period.max(1)).max(1) + threshold)),
                 );
@@ -111,4 +129,5 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
             );
         }
     }
+    out.extend(advice);
 }

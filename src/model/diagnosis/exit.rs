@@ -83,8 +83,27 @@ pub fn findings(inp: &Inputs<'_>, index: usize, c: &ContainerSummary, out: &mut 
     if is_expected(inp, c, t, looping) {
         return;
     }
-    let cause = classify(inp, c, t);
+    let mut cause = classify(inp, c, t);
     let now = inp.now;
+    // An application's own exit: what it said last belongs in the headline, and a config value
+    // it names in the evidence and hint.
+    if matches!(cause.rule, "app-exit" | "abort")
+        && let Some(said) = super::words::last_words(inp, c, t)
+    {
+        if let Some(h) = super::words::hint_for(&said) {
+            cause.hint = Some(h.to_owned());
+        }
+        for (name, value) in super::words::named_env(inp, c, &said) {
+            cause.evidence.push(format!(
+                "the error names \"{value}\": the value of env {name} (literal in the pod spec)"
+            ));
+            cause.hint = Some(format!(
+                "check env {name}={value}: the error names it; {}",
+                cause.hint.take().unwrap_or_default()
+            ));
+        }
+        cause.verb.push_str(&format!(": \"{said}\""));
+    }
     let who = role(c);
     let (severity, headline) = match sit {
         Situation::Looping(_) => (
@@ -107,8 +126,9 @@ pub fn findings(inp: &Inputs<'_>, index: usize, c: &ContainerSummary, out: &mut 
         Situation::Restarted(_) => (
             Severity::Warning,
             format!(
-                "{who} restarted {} times and runs again; the last instance {}",
-                c.restart_count, cause.verb
+                "{who} restarted {} and runs again; the last instance {}",
+                times(c.restart_count),
+                cause.verb
             ),
         ),
     };
@@ -160,6 +180,14 @@ pub fn findings(inp: &Inputs<'_>, index: usize, c: &ContainerSummary, out: &mut 
     }
     f.checks = cause.checks;
     out.push(f);
+}
+
+fn times(n: i32) -> String {
+    if n == 1 {
+        "once".to_owned()
+    } else {
+        format!("{n} times")
+    }
 }
 
 fn restarts(n: i32) -> String {

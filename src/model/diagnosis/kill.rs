@@ -241,7 +241,10 @@ fn probe_kill(
         };
     };
     let (delay, period, timeout, threshold) = probe_timing(p);
+    // The first probe runs about initialDelaySeconds after start, then every periodSeconds:
+    // the failureThreshold-th failure comes (threshold − 1) periods later, give or take one.
     let budget = delay + threshold * period;
+    let earliest = delay + (threshold - 1) * period;
     evidence.push(format!(
         "{kind}Probe: {} initialDelaySeconds {delay} periodSeconds {period} timeoutSeconds {timeout} failureThreshold {threshold}",
         probe_handler(p)
@@ -249,7 +252,7 @@ fn probe_kill(
     let slow_start = ran.is_some_and(|r| r <= budget + period + grace + 5);
     if let Some(r) = ran {
         evidence.push(format!(
-            "it ran {r}s ≈ initialDelaySeconds {delay} + failureThreshold {threshold} × periodSeconds {period} = {budget}s: killed at the first moment the probe could kill it{}",
+            "it ran {r}s ≈ initialDelaySeconds {delay} + failureThreshold {threshold} × periodSeconds {period}: failure {threshold} in a row comes {earliest}–{budget}s after start, the first moment the probe can kill{}",
             if slow_start { "" } else { " — no: it ran much longer, then stopped answering" }
         ));
     }

@@ -67,7 +67,8 @@ fn memory_flags(inp: &Inputs<'_>, c: &ContainerSummary) -> Vec<Flag> {
     flags_in(&c.command.join(" "), "command", &mut out);
     if let Some(spec) = facts::spec_of(inp.pod, &c.name) {
         for e in spec.env.iter().flatten() {
-            let Some(v) = e.value.as_deref() else {
+            // A multi-line value is text (a script, a config file), not a flag list.
+            let Some(v) = e.value.as_deref().filter(|v| !v.trim_end().contains('\n')) else {
                 continue;
             };
             let source = format!("env {}", e.name);

@@ -26,6 +26,7 @@ pub mod pod_level;
 pub mod probes;
 pub mod scheduling;
 pub mod waiting;
+pub mod words;
 
 use std::collections::BTreeMap;
 

@@ -39,13 +39,13 @@ pub fn summary(inp: &Inputs<'_>) -> Vec<Finding> {
                 Severity::Info,
                 mains.first().map(|c| c.name.as_str()),
                 format!(
-                    "{what} completed successfully ({}); READY 0/{} is normal for a finished pod",
+                    "{what} completed successfully ({}); READY {} is normal for a finished pod",
                     if runs.is_empty() {
                         "phase Succeeded".to_owned()
                     } else {
                         runs.join(", ")
                     },
-                    mains.len()
+                    pod.print.ready_text()
                 ),
             );
             for c in pod
@@ -83,9 +83,8 @@ pub fn summary(inp: &Inputs<'_>) -> Vec<Finding> {
                 Severity::Info,
                 None,
                 format!(
-                    "running and ready: {}/{} containers, {restart_text}",
-                    mains.iter().filter(|c| c.ready).count(),
-                    mains.len()
+                    "running and ready: {} containers, {restart_text}",
+                    pod.print.ready_text()
                 ),
             )
             .with(format!(

@@ -30,7 +30,19 @@ use crate::model::pod::{ContainerState, PodSummary};
 pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
     let lost = node_lost::findings(inp, out);
     let disrupted = !lost && disruption::findings(inp, out);
-    let deleting = deletion_finding(inp, out);
+    // A deletion waiting on a lost node's kubelet is part of the node's story, not a second one.
+    let deleting = match (lost, inp.pod.deletion_timestamp) {
+        (true, Some(at)) if inp.pod.finalizers.is_empty() => {
+            if let Some(f) = out.iter_mut().rev().find(|f| f.rule == "node-lost") {
+                f.evidence.push(format!(
+                    "metadata.deletionTimestamp {}: deletion was requested; the object stays until the node's kubelet confirms the containers stopped, which a lost node never does",
+                    super::facts::clock(at, inp.now)
+                ));
+            }
+            true
+        }
+        _ => deletion_finding(inp, out),
+    };
     let terminal = matches!(inp.pod.phase.as_str(), "Succeeded" | "Failed");
     lost || disrupted || (deleting && terminal)
 }

@@ -147,12 +147,16 @@ fn not_ready(
     ) && probe_handler(l) == probe_handler(r)
     {
         let (delay, period, _, threshold) = probe_timing(l);
-        let kill_at = start + SignedDuration::from_secs(delay + threshold * period);
-        if kill_at > inp.now {
+        // The failureThreshold-th failure comes (threshold − 1) periods after the first probe
+        // at initialDelaySeconds, give or take one period.
+        let earliest = start + SignedDuration::from_secs(delay + (threshold - 1) * period);
+        let latest = start + SignedDuration::from_secs(delay + threshold * period);
+        if latest > inp.now {
             f.evidence.push(format!(
-                "the livenessProbe checks the same endpoint from {delay}s and kills after {threshold} failures × {period}s: unless it starts answering, the kubelet kills it at about {} (in {})",
-                clock(kill_at, inp.now),
-                facts::took(kill_at.duration_since(inp.now))
+                "the livenessProbe checks the same endpoint from {delay}s and kills after {threshold} failures {period}s apart: unless it starts answering, the kubelet kills it between {} and {} (in {})",
+                clock(earliest, inp.now),
+                clock(latest, inp.now),
+                facts::took(earliest.duration_since(inp.now).max(SignedDuration::ZERO))
             ));
         }
     }
