@@ -104,6 +104,8 @@ pub fn decode_pod(value: Value, fv: FieldValidation) -> Result<(Pod, Vec<String>
         && let Ok(back) = serde_json::to_value(&pod)
     {
         unknown_fields(&value, &back, "", &mut unknown);
+        // By path, whatever order the document's keys came in.
+        unknown.sort();
     }
     let texts: Vec<String> = unknown
         .iter()
