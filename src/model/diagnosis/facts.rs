@@ -38,7 +38,17 @@ pub fn clock(t: Timestamp, now: Timestamp) -> String {
     if now.duration_since(t).abs() < SignedDuration::from_hours(24) {
         // UTC has no offset to look up: the time of day is the Unix second modulo a day.
         let s = t.as_second().rem_euclid(86_400);
-        format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+        let mut out = String::with_capacity(8);
+        for (i, part) in [s / 3600, s / 60 % 60, s % 60].into_iter().enumerate() {
+            if i > 0 {
+                out.push(':');
+            }
+            // Each part is 0..=59 (hours 0..=23): two decimal digits.
+            for digit in [part / 10, part % 10] {
+                out.push(char::from_digit(u32::try_from(digit).unwrap_or(0), 10).unwrap_or('0'));
+            }
+        }
+        out
     } else {
         let dt = t.to_zoned(jiff::tz::TimeZone::UTC);
         dt.strftime("%Y-%m-%d %H:%M:%S").to_string()
