@@ -5,43 +5,22 @@
 
 mod common;
 
-use std::process::Command;
+use common::tmux::{missing, tmux};
+
 use std::time::{Duration, Instant};
 
 use podscope::sim::{SimClock, SimConfig, Simulator};
 
 const CASE: &str = "04-crashloop-oomkilled-jvm";
 
-fn tmux(args: &[&str]) -> Option<String> {
-    let out = Command::new("tmux").args(args).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
 /// Whether tmux is not installed (after printing that the test is skipped).
 fn tmux_missing() -> bool {
-    let missing = tmux(&["-V"]).is_none();
-    if missing {
-        eprintln!("SKIP: tmux not installed; the TUI-in-tmux test is skipped");
-    }
-    missing
+    missing("the TUI-in-tmux test")
 }
 
 /// Starts `cmd` in a detached 120×40 tmux session named `session`.
 fn new_session(session: &str, cmd: &str) {
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        session,
-        "-x",
-        "120",
-        "-y",
-        "40",
-        cmd,
-    ])
-    .expect("tmux starts");
+    common::tmux::new_session(session, 120, 40, cmd);
 }
 
 /// Seconds in the first "restart in …" on screen (`1m30s` → 90).
@@ -69,19 +48,9 @@ fn countdown_seconds(screen: &str) -> Option<u64> {
     Some(total)
 }
 
+/// The screen once `f` holds (20 s at most).
 fn wait_for(session: &str, what: &str, f: impl Fn(&str) -> bool) -> String {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let screen = tmux(&["capture-pane", "-p", "-t", session]).unwrap_or_default();
-        if f(&screen) {
-            return screen;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}; screen:\n{screen}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    common::tmux::wait_for(session, what, 20, f)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
