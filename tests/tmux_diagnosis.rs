@@ -7,7 +7,6 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::tmux::{keys, missing, new_session, tmux, wait_for};
-use podscope::sim::{SimClock, SimConfig, Simulator};
 
 const CASE: &str = "07-liveness-kills-slow-start-exit143";
 
@@ -16,26 +15,8 @@ async fn diagnosis_block_expands_and_events_take_the_focus() {
     if missing("the diagnosis TUI-in-tmux test") {
         return;
     }
-    let dir = common::cluster::cases_dir().join(CASE);
-    let exp = common::cases::expected(CASE);
-    let ns = common::cluster::namespace(&dir);
-    let sim = Simulator::start(SimConfig {
-        fixtures: vec![dir.clone()],
-        listen: "127.0.0.1:0".parse().expect("addr"),
-        kubeconfig_out: None,
-        clock: SimClock::Real,
-        shift_to_now: true,
-        ..SimConfig::default()
-    })
-    .await
-    .expect("simulator starts");
+    let (sim, cmd) = common::sim::start_case_live(CASE).await;
     let session = format!("podscope-diagnosis-{}", std::process::id());
-    let cmd = format!(
-        "{} --kubeconfig {} -n {ns} {}",
-        env!("CARGO_BIN_EXE_podscope"),
-        sim.kubeconfig_path().display(),
-        exp.name
-    );
     tokio::task::block_in_place(|| {
         new_session(&session, 80, 24, &cmd);
         let first = wait_for(&session, "the diagnosis block", 20, |s| {

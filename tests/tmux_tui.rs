@@ -9,7 +9,7 @@ use common::tmux::{missing, tmux};
 
 use std::time::{Duration, Instant};
 
-use podscope::sim::{SimClock, SimConfig, Simulator};
+use podscope::sim::{SimConfig, Simulator};
 
 const CASE: &str = "04-crashloop-oomkilled-jvm";
 
@@ -58,28 +58,9 @@ async fn tui_shows_status_and_a_moving_countdown() {
     if tmux_missing() {
         return;
     }
-    let dir = common::cluster::cases_dir().join(CASE);
     let exp = common::cases::expected(CASE);
-    let ns = common::cluster::namespace(&dir);
-    // A real clock with the fixture shifted so that "now" is its snapshot time: the countdown
-    // starts at about 90 s and runs live.
-    let sim = Simulator::start(SimConfig {
-        fixtures: vec![dir.clone()],
-        listen: "127.0.0.1:0".parse().expect("addr"),
-        kubeconfig_out: None,
-        clock: SimClock::Real,
-        shift_to_now: true,
-        ..SimConfig::default()
-    })
-    .await
-    .expect("simulator starts");
+    let (sim, cmd) = common::sim::start_case_live(CASE).await;
     let session = format!("podscope-test-{}", std::process::id());
-    let cmd = format!(
-        "{} --kubeconfig {} -n {ns} {}",
-        env!("CARGO_BIN_EXE_podscope"),
-        sim.kubeconfig_path().display(),
-        exp.name
-    );
     tokio::task::block_in_place(|| {
         new_session(&session, &cmd);
         let first = wait_for(&session, "STATUS and countdown", |s| {

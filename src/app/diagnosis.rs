@@ -3,6 +3,7 @@
 
 use super::Msg;
 use super::state::{Connection, State};
+use crate::model::PodSummary;
 use crate::model::diagnosis::{Finding, Inputs, Severity, diagnose, facts};
 
 /// Rules about a deletion in progress: moot once the watch saw the pod deleted.
@@ -27,6 +28,20 @@ pub fn reads(msg: &Msg) -> bool {
     )
 }
 
+/// The engine's inputs for `pod` from what `state` holds: its events, log tails, looked-up
+/// objects, the owner's existence and `now`.
+#[must_use]
+pub fn inputs<'a>(state: &'a State, pod: &'a PodSummary) -> Inputs<'a> {
+    Inputs::new(
+        pod,
+        &state.events,
+        &state.log_tails,
+        &state.related,
+        &state.owner,
+        state.now,
+    )
+}
+
 /// Recomputes `state.diagnosis` from the state's pod, events, log tails, related objects and
 /// `now`; empty without a pod. Once the watch saw the pod deleted, the findings about its
 /// deletion (grace period, finalizers, a kubelet that has not confirmed) are dropped and an
@@ -34,14 +49,7 @@ pub fn reads(msg: &Msg) -> bool {
 /// when the findings changed.
 pub fn refresh(state: &mut State) {
     let mut findings = match &state.pod {
-        Some(pod) => diagnose(&Inputs::new(
-            pod,
-            &state.events,
-            &state.log_tails,
-            &state.related,
-            &state.owner,
-            state.now,
-        )),
+        Some(pod) => diagnose(&inputs(state, pod)),
         None => Vec::new(),
     };
     if let (Connection::Deleted { at }, Some(pod)) = (&state.connection, &state.pod) {

@@ -8,7 +8,7 @@ use super::detail::{LABEL_W, field};
 use super::diagnosis::{marker, severity_style};
 use super::{clock, width};
 use crate::app::state::State;
-use crate::model::diagnosis::{Inputs, images};
+use crate::model::diagnosis::images;
 use crate::model::{ContainerState, ContainerSummary};
 
 /// Appends the findings about `c` (`finding.container == Some(c.name)`) other than the pod's
@@ -70,14 +70,7 @@ pub fn runtime_answer(state: &State, c: &ContainerSummary) -> Option<String> {
         return None;
     };
     let pod = state.pod.as_ref()?;
-    let inputs = Inputs::new(
-        pod,
-        &state.events,
-        &state.log_tails,
-        &state.related,
-        &state.owner,
-        state.now,
-    );
+    let inputs = crate::app::diagnosis::inputs(state, pod);
     let answer = images::runtime_answer(&inputs, c)?;
     let repeated = message
         .as_deref()

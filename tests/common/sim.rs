@@ -53,6 +53,30 @@ pub async fn start_case(case: &str, deny: &[(&str, &str)]) -> (Simulator, Expect
     (sim, exp, ns)
 }
 
+/// Case `case` on a real clock with the fixture shifted so that "now" is its snapshot time
+/// (countdowns start where the case has them and run live), and the podscope command line that
+/// attaches to its pod: `(simulator, podscope command)`.
+pub async fn start_case_live(case: &str) -> (Simulator, String) {
+    let dir = super::cluster::cases_dir().join(case);
+    let exp = super::cases::expected(case);
+    let ns = super::cluster::namespace(&dir);
+    let sim = Simulator::start(SimConfig {
+        fixtures: vec![dir],
+        clock: SimClock::Real,
+        shift_to_now: true,
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    let cmd = format!(
+        "{} --kubeconfig {} -n {ns} {}",
+        env!("CARGO_BIN_EXE_podscope"),
+        sim.kubeconfig_path().display(),
+        exp.name
+    );
+    (sim, cmd)
+}
+
 /// `podscope -n NS POD --once -o json --now NOW` with `kubeconfig` (KUBECONFIG unset).
 pub fn podscope_once(kubeconfig: &Path, ns: &str, pod: &str, now: Timestamp) -> Output {
     Command::new(env!("CARGO_BIN_EXE_podscope"))

@@ -58,32 +58,35 @@ impl<'a> EventIndex<'a> {
 impl<'a> Inputs<'a> {
     /// Events about container `name`, newest first.
     pub fn events_of<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'a EventSummary> + 's {
-        let indexed = self.index.map(|i| i.of(name));
-        let scan = if indexed.is_none() {
-            Some(self.events)
-        } else {
-            None
-        };
-        indexed.into_iter().flatten().copied().chain(
-            scan.into_iter()
-                .flatten()
-                .filter(move |e| container_of(&e.field_path) == Some(name)),
-        )
+        self.select(self.index.map(|i| i.of(name)), move |e| {
+            container_of(&e.field_path) == Some(name)
+        })
     }
 
     /// Events about the pod as a whole (no `fieldPath`), newest first.
     pub fn pod_events(&self) -> impl Iterator<Item = &'a EventSummary> + '_ {
-        let indexed = self.index.map(|i| i.pod.as_slice());
+        self.select(self.index.map(|i| i.pod.as_slice()), |e| {
+            e.field_path.is_empty()
+        })
+    }
+
+    /// The index's list when [`super::diagnose`] built one, else a scan of every event
+    /// through `keep` (inputs used outside a diagnosis, e.g. by the view).
+    fn select<'s>(
+        &'s self,
+        indexed: Option<&'a [&'a EventSummary]>,
+        keep: impl Fn(&EventSummary) -> bool + 's,
+    ) -> impl Iterator<Item = &'a EventSummary> + 's {
         let scan = if indexed.is_none() {
             Some(self.events)
         } else {
             None
         };
-        indexed.into_iter().flatten().copied().chain(
-            scan.into_iter()
-                .flatten()
-                .filter(|e| e.field_path.is_empty()),
-        )
+        indexed
+            .into_iter()
+            .flatten()
+            .copied()
+            .chain(scan.into_iter().flatten().filter(move |e| keep(e)))
     }
 
     /// The newest event about container `name` with `reason`.
