@@ -1,6 +1,6 @@
 //! podscope: a terminal UI for debugging one Kubernetes pod.
 //!
-//! Layout (see `../shared/design/style.md`, Part 3):
+//! Layout (the README's Layout section; one State, one Msg, a pure update and view):
 //! - [`model`]: pure domain types built from k8s-openapi objects (no IO, no clock).
 //! - [`app`]: the Elm core (`State`, `Msg`, `Cmd`, `update`) and the one impure loop (`app::run`).
 //! - [`ui`]: the pure view, `ui::view(frame, &state)`.

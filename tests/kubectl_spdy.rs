@@ -1,4 +1,4 @@
-//! Real kubectl against the simulator's SPDY/3.1 server (`notes/protocols.md` §3.3, §4.1–§4.2),
+//! Real kubectl against the simulator's SPDY/3.1 server (`docs/protocols.md` §3.3, §4.1–§4.2),
 //! with the seed's hello pod run by the dynamic simulator:
 //! - every kubectl 1.27–1.33 installed beside `kubectl`: `port-forward pod/hello :8081 :9999`
 //!   (SPDY natively up to 1.30, tunnelled in WebSocket from 1.31): a GET through the first port

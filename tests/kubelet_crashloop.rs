@@ -1,5 +1,5 @@
 //! CrashLoopBackOff as the seed's `crash` pod shows it (hello with PORT=abc) and as
-//! notes/protocols.md §5 specifies it: restart waits 0, 10, 20 s; back-off reset after a run
+//! docs/protocols.md §5 specifies it: restart waits 0, 10, 20 s; back-off reset after a run
 //! longer than 10 min; OOMKilled; restartPolicy Never; liveness kills; image pull back-off.
 
 mod common;

@@ -1,5 +1,5 @@
 //! `podscope logs` against the simulator, refereed by real `kubectl logs`: the same stdout,
-//! stderr and exit code (`notes/protocols.md` §2.3); and the stream task behind the log pane
+//! stderr and exit code (`docs/protocols.md` §2.3); and the stream task behind the log pane
 //! (batches of lines, then the end with the server's reason). Following (`-f`) is in
 //! logs_follow.rs.
 

@@ -1,4 +1,4 @@
-//! The pure log model: kubelet timestamp prefixes and CRI records (`notes/protocols.md` §2.2,
+//! The pure log model: kubelet timestamp prefixes and CRI records (`docs/protocols.md` §2.2,
 //! §2.5), escape neutralisation, the bounded buffer, resume de-duplication and restart markers
 //! (case 04's `lastState`), plus the line splitter on in-memory bodies.
 

@@ -1,4 +1,4 @@
-//! CrashLoopBackOff curve, waiting-message parsing and the countdown (`notes/protocols.md` §5),
+//! CrashLoopBackOff curve, waiting-message parsing and the countdown (`docs/protocols.md` §5),
 //! checked against §5.1's figures and the case fixtures' countdown statements.
 
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! Table test of the pod printer against every vector of `notes/protocols.md` §6.2
+//! Table test of the pod printer against every vector of `docs/protocols.md` §6.2
 //! (1–32 restated from kubernetes `printers_test.go`, D1–D10 derived from §6.1; the vectors are
 //! in tests/printer_vectors), and the wide cells, AGE and last-restart time it prints.
 

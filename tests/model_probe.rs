@@ -1,4 +1,4 @@
-//! `describe_probe` against kubectl's captured output (`notes/protocols.md` §7, the seeds) and the
+//! `describe_probe` against kubectl's captured output (`docs/protocols.md` §7, the seeds) and the
 //! probes of the case pods in `assets/cases/*/pod.json`.
 
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! The seed article's `kubectl apply … && kubectl get pod -w` outputs reproduced with real
 //! kubectl against the dynamic simulator (virtual clock at 10× speed). Oracles:
 //! seeds/000_a32e298467e0f8f8.txt (hello and crash watch tables, `logs --previous`, lastState,
-//! the back-off message) and notes/protocols.md §5 (restart back-off 0 s, 10 s, 20 s).
+//! the back-off message) and docs/protocols.md §5 (restart back-off 0 s, 10 s, 20 s).
 
 mod common;
 

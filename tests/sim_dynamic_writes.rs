@@ -1,5 +1,5 @@
 //! Writes and log errors against live pods with real kubectl: the kubelet's `waiting to start`
-//! and `previous terminated container … not found` messages (notes/protocols.md §2.3), label /
+//! and `previous terminated container … not found` messages (docs/protocols.md §2.3), label /
 //! JSON patch / status patch, a stale-resourceVersion replace (409 Conflict), a forbidden spec
 //! change (422), a malformed body (400), and a forced delete.
 

@@ -1,5 +1,5 @@
 //! Logs against the simulator: fixture logs through real kubectl, the kubelet's and apiserver's
-//! exact 400 messages (`notes/protocols.md` §2.3).
+//! exact 400 messages (`docs/protocols.md` §2.3).
 
 mod common;
 

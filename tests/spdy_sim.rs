@@ -1,6 +1,6 @@
 //! The simulator's SPDY/3.1 server on the wire, with a small client built from its own codec
 //! (`podscope::sim::spdy`) over TLS: port-forward natively (`POST` + `Upgrade: SPDY/3.1`) and
-//! tunnelled in WebSocket binary messages split like kubectl's (`notes/protocols.md` §4.2,
+//! tunnelled in WebSocket binary messages split like kubectl's (`docs/protocols.md` §4.2,
 //! Appendix A.8/A.9), a refused port, a 1 MiB echo with WINDOW_UPDATEs, `Store::cut_streams`,
 //! and exec with stdin and an exit code (§3.3, Appendix A.4).
 

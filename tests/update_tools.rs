@@ -85,7 +85,7 @@ fn shell_exit_texts_are_kubectls() {
         },
     };
     assert!(update(&mut s, exited(3)).is_empty());
-    // kubectl exec's wording for a non-zero exit (notes/protocols.md §3).
+    // kubectl exec's wording for a non-zero exit (docs/protocols.md §3).
     assert_eq!(status_line(&s), "command terminated with exit code 3");
     update(&mut s, exited(0));
     assert_eq!(status_line(&s), "shell exited");

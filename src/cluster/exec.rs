@@ -1,6 +1,6 @@
 //! Exec and attach for `podscope exec`/`debug` and the TUI's shell: kube-rs
 //! `Api::<Pod>::exec`/`attach` (WebSocket v5 with v4 fallback, kube-rs' own negotiation) with
-//! kubectl's behaviour (`notes/protocols.md` §3): container defaulting, the exit code from the
+//! kubectl's behaviour (`docs/protocols.md` §3): container defaulting, the exit code from the
 //! Status, stdin EOF passed on (`[255,0]` on v5), resize for tty sessions. The command line is
 //! `cluster/exec_cli.rs`.
 

@@ -1,6 +1,6 @@
 //! Port-forwarding with kube-rs: binding, accepting and bookkeeping. Each accepted local
 //! connection is carried to the pod by [`super::forward_connection`] (one
-//! `Api::portforward(pod, &[port])` WebSocket per connection, `notes/protocols.md` §4.3).
+//! `Api::portforward(pod, &[port])` WebSocket per connection, `docs/protocols.md` §4.3).
 //!
 //! The pod is looked up by name for every connection, so a pod re-created under the same name
 //! gets the new connections. Progress is published as `Vec<ForwardStatus>` on a `watch` channel

@@ -1,6 +1,6 @@
 //! One forwarded connection: the pod is fetched by name, the remote port resolved against its
 //! `containerPorts` (main containers, then native sidecars), one kube-rs
-//! `Api::portforward(pod, &[port])` WebSocket opened (`notes/protocols.md` §4.3), and the bytes
+//! `Api::portforward(pod, &[port])` WebSocket opened (`docs/protocols.md` §4.3), and the bytes
 //! copied both ways with `copy_bidirectional_with_sizes` (64 KiB buffers), counted and published
 //! every 250 ms through [`Shared::update`]. It reads the wall clock (it is IO) to date the
 //! moment the pod first answers.

@@ -1,4 +1,4 @@
-//! Reading `pods/log` streams (`notes/protocols.md` §2): opening a request through kube-rs,
+//! Reading `pods/log` streams (`docs/protocols.md` §2): opening a request through kube-rs,
 //! splitting the body into lines of any length, batching them, and the stream task that feeds
 //! [`Msg::LogLines`] / [`Msg::LogStreamEnded`] to the loop.
 

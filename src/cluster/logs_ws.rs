@@ -3,7 +3,7 @@
 //! tokio-tungstenite; the frames' bytes become a [`LogBody`] for the same [`LineBatcher`]
 //! (`crate::cluster::logs::LineBatcher`) the HTTP body feeds.
 //!
-//! Wire facts (`notes/protocols.md` §2; apimachinery `wsstream.Reader`): the client offers
+//! Wire facts (`docs/protocols.md` §2; apimachinery `wsstream.Reader`): the client offers
 //! `binary.k8s.io` (binary frames, raw bytes) and/or `base64.binary.k8s.io` (text frames, base64
 //! of the bytes); the server picks the first offer it supports. A zero-length first frame is the
 //! server's keep-alive and carries nothing; frame boundaries do not follow lines; a close frame

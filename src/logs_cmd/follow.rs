@@ -1,5 +1,5 @@
 //! `podscope logs -f` across restarts: when the kubelet ends a follow stream (the container
-//! stopped, `notes/protocols.md` §2.4), watch the pod, fetch the tail of the instance that died,
+//! stopped, `docs/protocols.md` §2.4), watch the pod, fetch the tail of the instance that died,
 //! and open the next instance from where the last one left off, with a marker on stderr.
 
 use std::time::Duration;

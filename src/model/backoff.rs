@@ -1,6 +1,6 @@
 //! The CrashLoopBackOff countdown: when the kubelet will try the next restart.
 //!
-//! See `notes/protocols.md` §5: delay from `state.waiting.message` (`back-off 2m40s restarting
+//! See `docs/protocols.md` §5: delay from `state.waiting.message` (`back-off 2m40s restarting
 //! failed container=…`), else estimated from `restartCount` on the 10 s doubling / 300 s cap curve.
 
 use std::time::Duration;
@@ -55,7 +55,7 @@ pub enum Countdown {
 
 /// How long a due restart is shown as [`Countdown::Restarting`] before it becomes
 /// [`Countdown::Overdue`]: the kubelet restarts at its first pod sync after the back-off expires,
-/// which up to K8s 1.34 is requeued 10–15 s later (`notes/protocols.md` §5.1).
+/// which up to K8s 1.34 is requeued 10–15 s later (`docs/protocols.md` §5.1).
 pub const RESTARTING_SLACK: Duration = Duration::from_secs(15);
 
 impl BackoffCurve {
@@ -153,7 +153,7 @@ impl Backoff {
     ///
     /// The delay comes from the waiting message ([`BackoffSource::Message`]), else from
     /// `curve.shown_backoff(restartCount)` ([`BackoffSource::Estimate`]); `next_restart_at` is
-    /// `lastState.terminated.finishedAt + delay` (`notes/protocols.md` §5.3).
+    /// `lastState.terminated.finishedAt + delay` (`docs/protocols.md` §5.3).
     pub fn from_status(status: &ContainerStatus, curve: BackoffCurve) -> Option<Backoff> {
         let waiting = status.state.as_ref()?.waiting.as_ref()?;
         if waiting.reason.as_deref() != Some("CrashLoopBackOff") {

@@ -1,6 +1,6 @@
 //! Go `time.Duration` text (`2m40s`, `5m0s`, `1.5s`) and kubectl's `HumanDuration` (`4m30s`, `10m`, `3d4h`).
 //!
-//! The kubelet writes back-off delays with Go's `Duration.String()` (`notes/protocols.md` §5.1) and
+//! The kubelet writes back-off delays with Go's `Duration.String()` (`docs/protocols.md` §5.1) and
 //! the server-side printer writes ages with apimachinery's `duration.HumanDuration` (§6.1).
 
 use std::time::Duration;
@@ -143,7 +143,7 @@ fn fixed_point(value: u128, prec: u32) -> String {
 /// Whole seconds are truncated toward zero first. `< -1s` → `<invalid>`; `< 0` → `0s`;
 /// `< 120s` → `Ns`; `< 10m` → `NmSs` (`Nm` when S = 0); `< 3h` → `Nm`; `< 8h` → `NhMm` (`Nh`);
 /// `< 48h` → `Nh`; `< 8d` → `NdHh` (`Nd`); `< 2y` → `Nd`; `< 8y` → `NyDd` (`Ny`); else `Ny`.
-/// Years are 365 days. See `notes/protocols.md` §6.1.
+/// Years are 365 days. See `docs/protocols.md` §6.1.
 pub fn human_duration(d: SignedDuration) -> String {
     let seconds = d.as_secs();
     if seconds < -1 {

@@ -76,7 +76,7 @@ impl EventSummary {
 
     /// The Age cell of `kubectl describe`'s Events table at `now`: `since(first)`, or
     /// `"<since(last)> (x<count> over <since(first)>)"` when `count > 1`; `<unknown>` for a
-    /// missing timestamp. Durations use `HumanDuration` (`notes/protocols.md` §7).
+    /// missing timestamp. Durations use `HumanDuration` (`docs/protocols.md` §7).
     pub fn age_text(&self, now: Timestamp) -> String {
         let first = age(self.first_timestamp, now);
         if self.count > 1 {

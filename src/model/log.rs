@@ -1,5 +1,5 @@
 //! Log lines: the kubelet's `timestamps=true` prefix, CRI records, safe text with colour kept as
-//! data, and the bounded [`LogBuffer`] (`notes/protocols.md` §2.2, §2.5).
+//! data, and the bounded [`LogBuffer`] (`docs/protocols.md` §2.2, §2.5).
 //!
 //! Resuming a stream after a restart (de-duplication) and the restart marker text live in
 //! [`crate::model::log_resume`].
@@ -148,7 +148,7 @@ pub enum CriStream {
     Stderr,
 }
 
-/// One record of a CRI log file: `<timestamp> <stream> <tag> <content>` (`notes/protocols.md` §2.5).
+/// One record of a CRI log file: `<timestamp> <stream> <tag> <content>` (`docs/protocols.md` §2.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CriRecord<'a> {
     /// RFC 3339 (nano) time of the record.

@@ -1,5 +1,5 @@
 //! Following a container's log across restarts: where to resume, which re-fetched lines are
-//! duplicates, and the marker lines (`notes/protocols.md` §2.4, issue #4).
+//! duplicates, and the marker lines (`docs/protocols.md` §2.4, issue #4).
 //!
 //! The kubelet ends a follow stream when the container stops; the client re-requests with
 //! `sinceTime`. The server compares `sinceTime` per line (line time ≥ sinceTime is sent), and

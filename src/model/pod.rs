@@ -216,7 +216,7 @@ impl PodSummary {
     /// Builds the summary of `pod`: every string from the cluster sanitised
     /// ([`crate::model::sanitize`]), containers in kubelet order (init and sidecars in spec order,
     /// then main, then ephemeral), each joined by name with its status, back-offs on the default
-    /// curve, and `print` from the server-side printer (`notes/protocols.md` §6).
+    /// curve, and `print` from the server-side printer (`docs/protocols.md` §6).
     pub fn from_pod(pod: &Pod) -> PodSummary {
         let meta = &pod.metadata;
         let default_spec = PodSpec::default();

@@ -1,7 +1,7 @@
 //! Pod STATUS / READY / RESTARTS / AGE exactly as the API server's printer computes them.
 //!
 //! Mirrors kubectl's `printPod` (kubernetes `pkg/printers/internalversion/printers.go`); see
-//! `notes/protocols.md` §6. This is the one printer shared by the TUI, `--once` and the simulator.
+//! `docs/protocols.md` §6. This is the one printer shared by the TUI, `--once` and the simulator.
 //!
 //! The printer works on the raw API strings (the simulator must answer exactly what a real API
 //! server answers); callers that draw to a terminal sanitise the result
@@ -139,7 +139,7 @@ fn newest(a: Option<Timestamp>, b: Option<Timestamp>) -> Option<Timestamp> {
 }
 
 /// Computes READY / STATUS / restarts / last restart and the wide cells of a pod, exactly as
-/// `printPod` of Kubernetes v1.35 does (`notes/protocols.md` §6.1 steps 1–7 and 9).
+/// `printPod` of Kubernetes v1.35 does (`docs/protocols.md` §6.1 steps 1–7 and 9).
 ///
 /// Sidecar-aware: init containers with `restartPolicy: Always` count in `total`, and when started
 /// and ready in `ready`; the `Initialized == True` condition lets the main-container loop run even

@@ -1,4 +1,4 @@
-//! Probes in `kubectl describe` form (`notes/protocols.md` §7).
+//! Probes in `kubectl describe` form (`docs/protocols.md` §7).
 //!
 //! Mirrors kubectl's `DescribeProbe` (`staging/src/k8s.io/kubectl/pkg/describe/describe.go`),
 //! including Go's `net.JoinHostPort` and `url.URL.String()` for `http-get`.
@@ -152,7 +152,7 @@ mod tests {
 
     #[test]
     fn captured_http_get_with_named_port() {
-        // notes/protocols.md §7, captured from kubectl 1.33.
+        // docs/protocols.md §7, captured from kubectl 1.33.
         let p = probe(serde_json::json!({
             "httpGet": {"path": "/healthz", "port": "http", "scheme": "HTTP"},
             "timeoutSeconds": 2, "periodSeconds": 10, "successThreshold": 1, "failureThreshold": 3

@@ -4,7 +4,7 @@
 //! sub-paths) must carry `Authorization: Bearer <token>`; otherwise 401 with the API server's
 //! body `{"kind":"Status",…,"message":"Unauthorized","reason":"Unauthorized","code":401}`.
 //! Plain-HTTP mode requires nothing (kubectl sends no credentials over http, see
-//! `notes/protocols.md` top).
+//! `docs/protocols.md` top).
 //!
 //! Authorization: each resource request is mapped to the API server's request attributes (verb,
 //! resource[/subresource], namespace, name — as kube-apiserver's `RequestInfoFactory` does for

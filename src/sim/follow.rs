@@ -1,5 +1,5 @@
 //! `pods/log?follow=true`: streams the new lines of one running container instance and ends the
-//! response when that instance stops, as the kubelet does (`notes/protocols.md` §2.4). It never
+//! response when that instance stops, as the kubelet does (`docs/protocols.md` §2.4). It never
 //! continues into a restarted instance. `limitBytes` caps the whole stream. The bytes come from
 //! one task ([`spawn`]) whichever transport carries them: the chunked HTTP body
 //! ([`http_response`]) or WebSocket frames (`super::logs_ws`).

@@ -4,7 +4,7 @@
 //! fixture's namespace. Over HTTPS ([`render_tls`]) the cluster carries the simulator's CA as
 //! `certificate-authority-data` (base64 of the PEM) and the user the bearer token the server
 //! requires. Over plain http ([`render`]) the user has a dummy token (kubectl sends no
-//! credentials over http, see `notes/protocols.md` top; the simulator then requires none).
+//! credentials over http, see `docs/protocols.md` top; the simulator then requires none).
 
 use std::path::Path;
 

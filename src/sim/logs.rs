@@ -1,5 +1,5 @@
 //! `GET /api/v1/namespaces/{ns}/pods/{name}/log`: the apiserver's container validation and the
-//! kubelet's container-instance selection with their exact 400 messages (`notes/protocols.md` §2).
+//! kubelet's container-instance selection with their exact 400 messages (`docs/protocols.md` §2).
 //!
 //! `follow=true` on a running container instance streams its new lines and ends when that
 //! instance stops ([`super::follow`]); otherwise it sends what there is and ends.

@@ -1,7 +1,7 @@
 //! The simulated cluster: a loopback Kubernetes API server (`podscope sim`, `podscope demo`).
 //!
 //! Static mode serves pods, events and logs loaded from fixture folders (`assets/cases/*/`) on a
-//! loopback address, speaking the wire protocol of `notes/protocols.md` (§1 watch, §2 logs, §6
+//! loopback address, speaking the wire protocol of `docs/protocols.md` (§1 watch, §2 logs, §6
 //! Tables, Appendix B). Tests and the demo drive changes through [`Store`].
 //!
 //! By default it serves HTTPS with a CA and certificate made at start ([`tls`]) and requires the

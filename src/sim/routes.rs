@@ -1,5 +1,5 @@
 //! HTTP routes of the simulated API server: discovery, pods, events, logs (see
-//! `notes/protocols.md` Appendix B). Every error is a `metav1.Status` JSON body.
+//! `docs/protocols.md` Appendix B). Every error is a `metav1.Status` JSON body.
 
 use std::collections::BTreeSet;
 

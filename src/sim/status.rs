@@ -1,7 +1,7 @@
 //! `metav1.Status` error bodies, exactly as the API server writes them.
 //!
 //! Shape: `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":…,"reason":…,"code":…}`
-//! (see `notes/protocols.md` §1.4 and §2.3).
+//! (see `docs/protocols.md` §1.4 and §2.3).
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};

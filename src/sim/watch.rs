@@ -1,5 +1,5 @@
 //! Watch streams: chunked, newline-terminated `{"type","object"}` events (see
-//! `notes/protocols.md` §1.3–1.6).
+//! `docs/protocols.md` §1.3–1.6).
 //!
 //! `resourceVersion` absent or `0` → synthetic ADDED for the current state, then live changes;
 //! `resourceVersion=N` → history after N, or HTTP 200 with one ERROR 410 Expired event if N is

@@ -1,4 +1,4 @@
-//! Vectors D1–D10 of `notes/protocols.md` §6.2, derived from the STATUS rules of §6.1: a lone
+//! Vectors D1–D10 of `docs/protocols.md` §6.2, derived from the STATUS rules of §6.1: a lone
 //! init container's or main container's state (signal, exit code, reason, back-off) decides the
 //! cell, a completed init hands over to `PodInitializing`, and a deleted pod on a lost node
 //! prints `Unknown`.

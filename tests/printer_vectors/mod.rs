@@ -1,4 +1,4 @@
-//! The pod printer's test vectors of `notes/protocols.md` §6.2 as pod JSON with the READY,
+//! The pod printer's test vectors of `docs/protocols.md` §6.2 as pod JSON with the READY,
 //! STATUS and RESTARTS cells (and row condition) `kubectl get pod` prints for them, plus the
 //! builders they are written with: container statuses, states and a pod created 1 h before
 //! [`now`].

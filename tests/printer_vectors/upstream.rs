@@ -1,4 +1,4 @@
-//! Vectors 1–31 of `notes/protocols.md` §6.2, restated from kubernetes `printers_test.go`
+//! Vectors 1–31 of `docs/protocols.md` §6.2, restated from kubernetes `printers_test.go`
 //! (`TestPrintPod*`): phases, waiting and terminated reasons, init containers, native sidecars,
 //! restarts with the last one's age, deletion and the `Completed` row condition.
 

@@ -1,6 +1,6 @@
 //! Following one container's log across restarts, as a pure state machine (issue #4).
 //!
-//! The kubelet ends a follow stream when the container stops (`notes/protocols.md` §2.4). Then:
+//! The kubelet ends a follow stream when the container stops (`docs/protocols.md` §2.4). Then:
 //! once the pod watch shows the instance dead, fetch its tail (`previous` as the kubelet needs it,
 //! `sinceTime` = the resume point, duplicates dropped by [`ResumeFilter`]); once the tail is in and
 //! the pod watch shows the next instance (restartCount grew, running), insert the restart marker

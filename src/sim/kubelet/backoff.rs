@@ -1,6 +1,6 @@
 //! Per-container back-off entries, as the kubelet keeps them in memory.
 //!
-//! Mirrors client-go `util/flowcontrol/backoff.go` as the kubelet uses it (`notes/protocols.md` §5.1):
+//! Mirrors client-go `util/flowcontrol/backoff.go` as the kubelet uses it (`docs/protocols.md` §5.1):
 //! an entry `{backoff, lastUpdate}` per key; [`BackoffTable::next`] starts at the curve's `initial`
 //! or doubles up to `max`; an entry expires (resets) when the container ran longer than
 //! [`RESET_AFTER`] between its restart and its exit. The same table type serves image pulls

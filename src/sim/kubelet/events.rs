@@ -1,6 +1,6 @@
 //! core/v1 Events as the kubelet (and the scheduler) record them, with their message texts.
 //!
-//! Reasons from `kubernetes/kubernetes:pkg/kubelet/events/event.go` (`notes/protocols.md` §1.7).
+//! Reasons from `kubernetes/kubernetes:pkg/kubelet/events/event.go` (`docs/protocols.md` §1.7).
 //! Texts follow the cases in `assets/cases/*/events.json` (Kubernetes ≈1.32–1.33:
 //! `Created container: X`, `Started container X`, `Container image "X" already present on
 //! machine`); [`EventWording::V1_36`] gives the seed article's 1.36 texts (`Container created`,
@@ -241,7 +241,7 @@ pub(crate) fn unhealthy(fp: &str, probe_title: &str, output: &str) -> EventSpec 
     kubelet("Warning", "Unhealthy", fp, msg)
 }
 
-/// `BackOff` (restart), via the model's text (`notes/protocols.md` §5.1).
+/// `BackOff` (restart), via the model's text (`docs/protocols.md` §5.1).
 pub(crate) fn restart_backoff(fp: &str, container: &str, pod: &Involved<'_>) -> EventSpec {
     let msg = backoff_event_message(container, pod.name, pod.namespace, pod.uid);
     kubelet("Warning", "BackOff", fp, msg)

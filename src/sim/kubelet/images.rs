@@ -3,7 +3,7 @@
 //! An image is "already present on machine" unless its tag is `latest` (or absent) or its
 //! `imagePullPolicy` is `Always`; then it is pulled in `lifecycle::STEP` (1 s). The registry refuses a
 //! tag or name `missing`, `doesnotexist`, `does-not-exist`, `notfound` with containerd's
-//! NotFound text; retries follow the image back-off (10 s doubling, `notes/protocols.md` §5 curve).
+//! NotFound text; retries follow the image back-off (10 s doubling, `docs/protocols.md` §5 curve).
 
 use jiff::Timestamp;
 

@@ -4,7 +4,7 @@
 //! The sync walks init containers in order (a regular init container must exit 0 before the next
 //! one; a native sidecar must be `started`, i.e. its startupProbe passed), then starts every main
 //! container at once. Exited containers restart per `restartPolicy` (sidecars always) under the
-//! CrashLoopBackOff gate of [`super::backoff`] (`notes/protocols.md` §5.1).
+//! CrashLoopBackOff gate of [`super::backoff`] (`docs/protocols.md` §5.1).
 
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::Pod;

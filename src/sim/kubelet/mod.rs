@@ -12,7 +12,7 @@
 //!   the sidecar's startupProbe), then all main containers.
 //! - A first start: `Pulled` (or `Pulling` + 1 s pull) then `Created`/`Started` 1 s later.
 //! - The kubelet notices an exit and syncs 1 s later ([`lifecycle::SYNC_LATENCY`]); restarts follow
-//!   the CrashLoopBackOff rules of `notes/protocols.md` §5 ([`backoff`]): the first restart happens
+//!   the CrashLoopBackOff rules of `docs/protocols.md` §5 ([`backoff`]): the first restart happens
 //!   at that sync, later ones exactly at `T_exit + backoff`. The real kubelet's extra 0–15 s sync
 //!   jitter is deliberately not modelled.
 //! - Probes first run `max(initialDelaySeconds, 1 s)` after the start (liveness/readiness: 1 s after

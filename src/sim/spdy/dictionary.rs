@@ -2,7 +2,7 @@
 //! stream with it (SPDY/3 spec §2.6.10.1, draft-mbelshe-httpbis-spdy-00; the same bytes are
 //! used by SPDY/3.1). A zlib stream that uses it announces dictionary id `0xe3c6a7c2` (its
 //! Adler-32) after the `78 f9` header, as kubectl's first SYN_STREAM shows
-//! (`notes/protocols.md` §4.2, `78f9e3c6…`).
+//! (`docs/protocols.md` §4.2, `78f9e3c6…`).
 
 /// The 1423 dictionary bytes, transcribed from the spec's `SPDY_dictionary_txt` table: HTTP
 /// method, header and status words with 4-byte big-endian length prefixes, then status lines,

@@ -1,7 +1,7 @@
 //! SPDY/3.1 frame codec: the 8-byte frame header and the payload of each frame type the
 //! server reads or writes (SPDY/3 spec §2.2–§2.6; SPDY/3.1 adds session-level WINDOW_UPDATE on
 //! stream 0). Header blocks stay compressed here; [`super::headers`] turns them into
-//! name/value pairs. `notes/protocols.md` §4.2 has a captured first frame:
+//! name/value pairs. `docs/protocols.md` §4.2 has a captured first frame:
 //! `8003 0001 0000003e 00000001 00000000 00 00 <52-byte block>` (SYN_STREAM, stream 1).
 //!
 //! Wire layout (all integers big-endian):

@@ -5,7 +5,7 @@
 //! big-endian. Each direction of a session has one zlib stream, started with the SPDY/3
 //! [`DICTIONARY`] and flushed with `Z_SYNC_FLUSH` after every block, so every frame's block
 //! decodes on its own but only in order. kubectl's blocks start `78 f9 e3 c6 a7 c2`
-//! (`notes/protocols.md` §4.2): a zlib header announcing the dictionary.
+//! (`docs/protocols.md` §4.2): a zlib header announcing the dictionary.
 
 use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 

@@ -1,6 +1,6 @@
 //! A small SPDY/3.1 server, enough for kubectl's `port-forward` (always SPDY, natively or
 //! tunnelled in WebSocket binary messages) and the `exec`/`attach` of kubectl 1.27–1.29
-//! (`notes/protocols.md` §3.3, §4.1–§4.2). Written from the SPDY/3 and SPDY/3.1 drafts.
+//! (`docs/protocols.md` §3.3, §4.1–§4.2). Written from the SPDY/3 and SPDY/3.1 drafts.
 //!
 //! - [`frame`]: the frame codec (SYN_STREAM, SYN_REPLY, RST_STREAM, SETTINGS, PING, GOAWAY,
 //!   HEADERS, WINDOW_UPDATE, DATA with `FIN`).

@@ -1,5 +1,5 @@
 //! The server side of a SPDY/3.1 session over any byte stream (an upgraded HTTP/1.1 connection,
-//! or the bytes tunnelled in WebSocket binary messages, `notes/protocols.md` §4.2).
+//! or the bytes tunnelled in WebSocket binary messages, `docs/protocols.md` §4.2).
 //!
 //! Two tasks share the transport: the reader decodes frames, answers each SYN_STREAM from the
 //! peer with a SYN_REPLY and hands the stream to [`Session::accept`], routes DATA to the

@@ -1,5 +1,5 @@
 //! Unit tests of the frame codec and header blocks with real bytes: the frame header kubectl
-//! sends first (`notes/protocols.md` §4.2 / Appendix A.9), blocks compressed by C zlib
+//! sends first (`docs/protocols.md` §4.2 / Appendix A.9), blocks compressed by C zlib
 //! (Python's `zlib.compressobj(zdict=…)`, sync-flushed) and the dictionary's id.
 
 use bytes::{Bytes, BytesMut};
@@ -10,7 +10,7 @@ use super::headers::{Deflater, Headers, Inflater, decode_block, encode_block};
 
 /// kubectl's first SYN_STREAM after a local connection, up to the header block: the frame
 /// header and fields of the captured WebSocket messages `8003` `0001` `0000003e` `00000001`
-/// `00000000` `00` `00` (kubectl 1.33, `notes/protocols.md` §4.2), with the length (`0x3d`) of
+/// `00000000` `00` `00` (kubectl 1.33, `docs/protocols.md` §4.2), with the length (`0x3d`) of
 /// kubectl 1.27's 51-byte block below.
 const CAPTURED_SYN_HEAD: [u8; 18] = [
     0x80, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x3d, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,

@@ -1,5 +1,5 @@
 //! The HTTP/1.1 upgrade to SPDY/3.1 as the Kubernetes `httpstream` handshake does it
-//! (`notes/protocols.md` Appendix A.4 and A.8): the client sends `POST` with `Connection:
+//! (`docs/protocols.md` Appendix A.4 and A.8): the client sends `POST` with `Connection:
 //! Upgrade`, `Upgrade: SPDY/3.1` and one `X-Stream-Protocol-Version` header per protocol it
 //! speaks; the server answers `101 Switching Protocols` with `Connection: Upgrade`,
 //! `Upgrade: SPDY/3.1` and the chosen `X-Stream-Protocol-Version`, after which the connection

@@ -1,6 +1,6 @@
 //! The change history: every committed change numbered by its resourceVersion, kept for
 //! [`HISTORY_LIMIT`] changes so a watch can resume from an older resourceVersion (older ones
-//! get 410 Expired), and broadcast live to open watches (see `notes/protocols.md` §1.3–1.4).
+//! get 410 Expired), and broadcast live to open watches (see `docs/protocols.md` §1.3–1.4).
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! One exec/attach session, whatever carries it: the simulated process ([`super::commands`])
 //! driven through a [`Channels`] transport (WebSocket channels in [`super::exec_ws`], SPDY
-//! streams in [`super::exec_spdy`]), then the exit Status (`notes/protocols.md` §3.2).
+//! streams in [`super::exec_spdy`]), then the exit Status (`docs/protocols.md` §3.2).
 //!
 //! Output goes to stdout/stderr (everything on stdout with a tty, `\n` → `\r\n` like a pty;
 //! stderr dropped when the client did not ask for it). [`Store::cut_streams`] ends a running
@@ -54,7 +54,7 @@ pub(super) trait Channels: Send {
     fn finish(self, status: Option<Vec<u8>>) -> impl Future<Output = ()> + Send;
 }
 
-/// The Status written on the error channel, by protocol (see `notes/protocols.md` §3.2).
+/// The Status written on the error channel, by protocol (see `docs/protocols.md` §3.2).
 pub(super) enum Ending {
     Exit {
         code: i32,

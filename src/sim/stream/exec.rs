@@ -1,4 +1,4 @@
-//! `pods/exec` and `pods/attach` (`notes/protocols.md` §3): the HTTP side. WebSocket requests
+//! `pods/exec` and `pods/attach` (`docs/protocols.md` §3): the HTTP side. WebSocket requests
 //! get the channel protocols ([`super::exec_ws`]); `POST` with `Upgrade: SPDY/3.1` (kubectl
 //! 1.27–1.29, and 1.30+ after a failed WebSocket handshake) gets SPDY streams
 //! ([`super::exec_spdy`]). Either way [`super::channels`] runs the session and what attach

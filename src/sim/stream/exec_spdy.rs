@@ -1,4 +1,4 @@
-//! exec/attach over SPDY/3.1, the kubelet's `remotecommand` streams (`notes/protocols.md` §3.3,
+//! exec/attach over SPDY/3.1, the kubelet's `remotecommand` streams (`docs/protocols.md` §3.3,
 //! Appendix A.4): kubectl 1.27–1.29 `POST` with `Upgrade: SPDY/3.1` and offer
 //! `v4.channel.k8s.io`, `v3…`, `v2…`, `channel.k8s.io` in `X-Stream-Protocol-Version`; the
 //! server picks the first it knows in the client's order (v4 for kubectl).

@@ -1,4 +1,4 @@
-//! exec/attach channels over WebSocket (`notes/protocols.md` §3.2): binary frames whose first
+//! exec/attach channels over WebSocket (`docs/protocols.md` §3.2): binary frames whose first
 //! byte is the channel. Server → client: the one-byte open frame, `[1]+stdout`, `[2]+stderr`,
 //! `[3]+Status`, then a close frame 1000. Client → server: `[0]+stdin`, `[255,0]` stdin EOF
 //! (v5), `[4]+{"Width":…,"Height":…}` (with or without trailing newline); a v4/v1 client closes

@@ -2,7 +2,7 @@
 //! `pods/portforward` over WebSocket and SPDY/3.1, and `pods/ephemeralcontainers`
 //! (GET/PATCH/PUT).
 //!
-//! Wire protocol: `notes/protocols.md` §3 (exec/attach channel protocol v5/v4/v1, the one-byte
+//! Wire protocol: `docs/protocols.md` §3 (exec/attach channel protocol v5/v4/v1, the one-byte
 //! open frame, Status on channel 3, `[255,0]` stdin close, resize) and §4.3 (port-forward v4 with
 //! the 2-byte little-endian port preamble). The simulator plays both the apiserver and the
 //! kubelet: offers of `v5.channel.k8s.io` get the apiserver's stream translator behaviour

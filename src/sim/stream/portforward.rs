@@ -1,4 +1,4 @@
-//! `pods/portforward` over the WebSocket channel protocol (`notes/protocols.md` §4.3, the
+//! `pods/portforward` over the WebSocket channel protocol (`docs/protocols.md` §4.3, the
 //! kube-rs path): `?ports=8080,9090` (repeated and comma-separated; the kubelet's `port` too),
 //! subprotocol `v4.channel.k8s.io` (or none). Port `i` uses data channel `2i` and error channel
 //! `2i+1`; right after the upgrade each channel carries the port as 2 little-endian bytes. Each

@@ -1,5 +1,5 @@
 //! `pods/portforward` over SPDY/3.1, kubectl's protocol `portforward.k8s.io`
-//! (`notes/protocols.md` §4.1–§4.2), whether the session runs on the upgraded HTTP/1.1
+//! (`docs/protocols.md` §4.1–§4.2), whether the session runs on the upgraded HTTP/1.1
 //! connection or tunnelled in WebSocket binary messages ([`super::tunnel`]).
 //!
 //! Per local connection kubectl opens an `error` stream, then a `data` stream, both with

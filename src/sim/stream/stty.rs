@@ -1,6 +1,6 @@
 //! `stty` in the simulated userlands, reading the session's terminal: `stty size` prints
 //! `ROWS COLS` from the last resize message the client sent on channel 4 (`{"Width":…,
-//! "Height":…}`, `notes/protocols.md` §3.2), `0 0` before any (a fresh pty), as real stty does.
+//! "Height":…}`, `docs/protocols.md` §3.2), `0 0` before any (a fresh pty), as real stty does.
 //!
 //! Also: `stty` (`speed 38400 baud; line = 0;`), `stty -a` (its first line, with rows and
 //! columns), and the usual mode words (`raw`, `-echo`, `sane`, …) accepted without effect.

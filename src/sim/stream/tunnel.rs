@@ -1,5 +1,5 @@
 //! A WebSocket as a byte stream, for SPDY tunnelled in WebSocket binary messages (kubectl
-//! 1.31+ port-forward, subprotocol `SPDY/3.1+portforward.k8s.io`, `notes/protocols.md` §4.2):
+//! 1.31+ port-forward, subprotocol `SPDY/3.1+portforward.k8s.io`, `docs/protocols.md` §4.2):
 //! the client's binary messages are concatenated (their boundaries mean nothing, one SYN_STREAM
 //! may arrive in eight messages) and whatever the server writes goes out as binary messages.
 
