@@ -8,6 +8,9 @@
 //! - [`sim`]: the loopback simulated API server (`podscope sim`, `podscope demo`).
 //! - [`snapshot`]: the `--once` output (text and JSON).
 
+// The clock is read only where time is owned (clippy.toml, docs/architecture.md §3).
+#![warn(clippy::disallowed_methods)]
+
 pub mod app;
 pub mod cli;
 pub mod cluster;

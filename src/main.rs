@@ -1,5 +1,7 @@
 //! `podscope` binary: parse, install error and log handling, hand over to the library.
 
+#![warn(clippy::disallowed_methods)]
+
 use std::process::ExitCode;
 
 use clap::Parser;

@@ -124,6 +124,10 @@ async fn handoff(
     }
 }
 
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the loop owns the clock: the 1 Hz tick reads it"
+)]
 async fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     state: &mut State,

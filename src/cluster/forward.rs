@@ -243,6 +243,10 @@ async fn accept_loop(shared: Arc<Shared>, i: usize, listener: TcpListener) {
     }
 }
 
+#[allow(
+    clippy::disallowed_methods,
+    reason = "a connection's end is stamped when it happens (an IO adapter owns that time)"
+)]
 async fn connection(shared: Arc<Shared>, i: usize, sock: TcpStream) {
     let spec_remote = {
         let st = shared.statuses.lock().unwrap_or_else(|p| p.into_inner());

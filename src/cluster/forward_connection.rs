@@ -72,6 +72,10 @@ pub(super) fn resolve(pod: &Pod, name: &str, remote: &RemotePort) -> Result<u16,
 /// (`ForwardStatus::connection_worked`, at the wall-clock instant they arrived). Errors: the
 /// text kubectl would print (the API's message, kubectl's "pod is not running" / "does not have
 /// a named port", or the text on the port's error channel).
+#[allow(
+    clippy::disallowed_methods,
+    reason = "a connection's success is stamped when it happens (an IO adapter owns that time)"
+)]
 pub(super) async fn forward_one(
     shared: &Shared,
     i: usize,

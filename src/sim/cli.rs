@@ -48,6 +48,10 @@ pub struct SimArgs {
 
 /// Starts the simulator, prints its URL, kubeconfig path and a kubectl hint, and serves until
 /// Ctrl-C or SIGTERM. Errors: start failures ([`super::SimError`]) and signal setup.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the simulator's scaled clock starts at the real now unless --now is given"
+)]
 pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
     let first = args
         .fixtures
