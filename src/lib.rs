@@ -6,16 +6,13 @@
 //! - [`ui`]: the pure view, `ui::view(frame, &state)`.
 //! - [`cluster`]: impure adapters to the API server (kubeconfig, watches) feeding one channel.
 //! - [`sim`]: the loopback simulated API server (`podscope sim`, `podscope demo`).
-//! - [`snapshot`]: the `--once` output (text and JSON).
+//! - [`cmd`]: the subcommands (`attach`, `--once`, `logs`, `exec`, `port-forward`, `debug`,
+//!   `demo`, `sim`) and their command line, on top of the layers above.
 
 pub mod app;
-pub mod cli;
 pub mod cluster;
-pub mod commands;
-pub mod demo;
+pub mod cmd;
 pub mod logging;
-pub mod logs_cmd;
 pub mod model;
 pub mod sim;
-pub mod snapshot;
 pub mod ui;
