@@ -15,4 +15,6 @@ pub mod cmd;
 pub mod logging;
 pub mod model;
 pub mod sim;
+#[doc(hidden)]
+pub mod test_support;
 pub mod ui;
