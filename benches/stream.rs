@@ -11,7 +11,8 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use kube::api::AttachParams;
 use podscope::cluster::forward::Forwarder;
-use podscope::sim::{SimConfig, Simulator, load_fixture};
+use podscope::sim::{SimConfig, Simulator};
+use podscope::test_support::{echo_pod, sim_client};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn env_num(name: &str, default: usize) -> usize {
@@ -67,21 +68,6 @@ async fn direct_echo() -> SocketAddr {
     addr
 }
 
-fn echo_pod() -> Pod {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stream_support/hello");
-    let mut pod = load_fixture(&dir).expect("hello fixture").pod;
-    pod.metadata.name = Some("echo".into());
-    pod.metadata.uid = Some("bench-echo".into());
-    pod.metadata.resource_version = None;
-    let spec = pod.spec.as_mut().expect("spec");
-    spec.init_containers = None;
-    spec.containers[0].image = Some("podscope.dev/tcp-echo:1".into());
-    if let Some(ports) = spec.containers[0].ports.as_mut() {
-        ports[0].container_port = 7000;
-    }
-    pod
-}
-
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let mib = env_num("BENCH_MIB", 32);
@@ -93,12 +79,10 @@ async fn main() {
     })
     .await
     .expect("simulator");
-    sim.store().create_pod(echo_pod()).expect("echo pod");
-    let kc = kube::config::Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig");
-    let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
-        .await
-        .expect("config");
-    let client = kube::Client::try_from(cfg).expect("client");
+    let hello = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stream_support/hello");
+    let echo = echo_pod(&hello, "bench-echo").expect("hello fixture");
+    sim.store().create_pod(echo).expect("echo pod");
+    let client = sim_client(&sim).await.expect("client");
 
     let direct = echo_throughput(direct_echo().await, total).await;
     let fwd = Forwarder::start(

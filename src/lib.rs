@@ -6,19 +6,18 @@
 //! - [`ui`]: the pure view, `ui::view(frame, &state)`.
 //! - [`cluster`]: impure adapters to the API server (kubeconfig, watches) feeding one channel.
 //! - [`sim`]: the loopback simulated API server (`podscope sim`, `podscope demo`).
-//! - [`snapshot`]: the `--once` output (text and JSON).
+//! - [`cmd`]: the subcommands (`attach`, `--once`, `logs`, `exec`, `port-forward`, `debug`,
+//!   `demo`, `sim`) and their command line, on top of the layers above.
 
 // The clock is read only where time is owned (clippy.toml, docs/architecture.md §3).
 #![warn(clippy::disallowed_methods)]
 
 pub mod app;
-pub mod cli;
 pub mod cluster;
-pub mod commands;
-pub mod demo;
+pub mod cmd;
 pub mod logging;
-pub mod logs_cmd;
 pub mod model;
 pub mod sim;
-pub mod snapshot;
+#[doc(hidden)]
+pub mod test_support;
 pub mod ui;

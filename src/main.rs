@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use podscope::cli::{Cli, Command};
+use podscope::cmd::cli::Cli;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -16,7 +16,7 @@ fn main() -> ExitCode {
         Ok(g) => g,
         Err(e) => {
             eprintln!("podscope: cannot open log file: {e}");
-            return ExitCode::from(podscope::commands::EXIT_SETUP_ERROR);
+            return ExitCode::from(podscope::cmd::EXIT_SETUP_ERROR);
         }
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -29,27 +29,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = runtime.block_on(async {
-        match (cli.command, cli.attach) {
-            (Some(Command::Attach(a)), _) | (None, Some(a)) => podscope::commands::attach(&a).await,
-            (Some(Command::Sim(s)), _) => {
-                podscope::sim::run_cli(s).await.map(|()| ExitCode::SUCCESS)
-            }
-            (Some(Command::Logs(l)), _) => Ok(podscope::logs_cmd::run(&l).await),
-            (Some(Command::Demo(d)), _) => podscope::demo::demo(&d).await,
-            (Some(Command::Exec(a)), _) => Ok(podscope::cluster::exec_cli::run_exec_cli(&a).await),
-            (Some(Command::PortForward(a)), _) => {
-                Ok(podscope::cluster::forward_cli::run_port_forward_cli(&a).await)
-            }
-            (Some(Command::Debug(a)), _) => Ok(podscope::cluster::debug::run_debug_cli(&a).await),
-            (None, None) => {
-                eprintln!(
-                    "podscope: name a pod (podscope POD), or run `podscope demo`; see --help"
-                );
-                Ok(ExitCode::from(podscope::commands::EXIT_SETUP_ERROR))
-            }
-        }
-    });
+    let result = runtime.block_on(podscope::cmd::run(cli.command, cli.attach));
     match result {
         Ok(code) => code,
         Err(e) => {

@@ -120,10 +120,10 @@ async fn once_text_starts_with_the_diagnosis() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn once_reads_the_previous_tail_of_restarted_containers() {
+async fn one_shot_the_previous_tail_of_restarted_containers() {
     let (sim, exp, ns) = common::sim::start_case(OOM, &[]).await;
     let target = common::sim::target(&sim, &ns, &exp.name).await;
-    let snap = podscope::cluster::once::read_snapshot(&target)
+    let snap = podscope::cluster::one_shot::read_snapshot(&target)
         .await
         .expect("snapshot");
     let tail = snap

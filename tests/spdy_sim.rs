@@ -54,28 +54,12 @@ async fn spdy_tunnelled_in_split_websocket_messages() {
     assert_eq!(stream_support::body(&resp), "hello from hello\n");
 }
 
-/// The hello fixture's pod renamed `echo`, its app replaced by a TCP echo on port 7000 (as the
-/// `stream` benchmark does).
-fn echo_pod() -> k8s_openapi::api::core::v1::Pod {
-    let mut pod = podscope::sim::load_fixture(&stream_support::hello_dir())
-        .expect("hello fixture")
-        .pod;
-    pod.metadata.name = Some("echo".into());
-    pod.metadata.uid = Some("spdy-echo".into());
-    pod.metadata.resource_version = None;
-    let spec = pod.spec.as_mut().expect("spec");
-    spec.init_containers = None;
-    spec.containers[0].image = Some("podscope.dev/tcp-echo:1".into());
-    if let Some(ports) = spec.containers[0].ports.as_mut() {
-        ports[0].container_port = 7000;
-    }
-    pod
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mebibyte_echoes_back_and_earns_window_updates() {
     let sim = stream_support::start().await;
-    sim.store().create_pod(echo_pod()).expect("echo pod");
+    let echo = podscope::test_support::echo_pod(&stream_support::hello_dir(), "spdy-echo")
+        .expect("hello fixture");
+    sim.store().create_pod(echo).expect("echo pod");
     let path = "/api/v1/namespaces/default/pods/echo/portforward";
     let (head, s) = upgrade(&sim, path, &["portforward.k8s.io"]).await;
     assert!(head.starts_with("HTTP/1.1 101 "), "{head}");

@@ -204,18 +204,3 @@ pub fn describe_error(e: &kube::Error, verb: &str, resource: &str, namespace: &s
         ),
     }
 }
-
-/// For the one-shot subcommands (`exec`, `debug`, `port-forward`): [`connect`], or print the
-/// one-line error and return exit code 2 (as `podscope attach` does before its TUI).
-///
-/// # Errors
-/// The exit code to return, after the message was printed on stderr.
-pub async fn connect_or_exit(
-    opts: &ConnectOptions,
-    pod: &str,
-) -> Result<Target, std::process::ExitCode> {
-    connect(opts, pod).await.map_err(|e| {
-        eprintln!("podscope: {e}");
-        std::process::ExitCode::from(crate::commands::EXIT_SETUP_ERROR)
-    })
-}

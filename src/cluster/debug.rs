@@ -1,13 +1,11 @@
-//! `podscope debug POD`: an ephemeral container sharing the target container's process namespace
-//! (`targetContainerName`), added through the `pods/ephemeralcontainers` subresource with a
-//! strategic-merge patch as `kubectl debug` sends it, awaited with a watch until Running, then
-//! attached to.
+//! Ephemeral debug containers (for `podscope debug` and the TUI's `d`): a container sharing the
+//! target container's process namespace (`targetContainerName`), added through the
+//! `pods/ephemeralcontainers` subresource with a strategic-merge patch as `kubectl debug` sends
+//! it, and awaited with a watch until Running.
 
-use std::io::IsTerminal;
-use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::ValueEnum;
 use k8s_openapi::api::core::v1::{
     Capabilities, ContainerStatus, EphemeralContainer, Pod, SeccompProfile, SecurityContext,
 };
@@ -16,8 +14,7 @@ use kube::api::{Patch, PatchParams};
 use rand::Rng;
 use serde_json::json;
 
-use super::exec::{ExecError, ExecRequest};
-use super::exec_cli::report;
+use super::exec::ExecError;
 
 /// kubectl debug's security profiles (`--profile`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -28,29 +25,6 @@ pub enum Profile {
     Baseline,
     /// `runAsNonRoot`, no privilege escalation, all capabilities dropped, RuntimeDefault seccomp.
     Restricted,
-}
-
-/// `podscope debug POD [-c TARGET] [--image busybox:1.37] [--profile …] [-- CMD…]`.
-#[derive(Debug, Clone, Args)]
-pub struct DebugArgs {
-    /// The pod's name (`pod/NAME` accepted, as kubectl).
-    #[arg(value_name = "POD", value_parser = crate::cli::parse_pod)]
-    pub pod: String,
-    /// Target container whose process namespace to join (default: the default container).
-    #[arg(short = 'c', long = "target")]
-    pub target: Option<String>,
-    /// Debugger image.
-    #[arg(long, default_value = "busybox:1.37")]
-    pub image: String,
-    /// Security profile of the debug container.
-    #[arg(long, value_enum, default_value_t = Profile::General)]
-    pub profile: Profile,
-    /// Which cluster and namespace (`--kubeconfig`, `--context`, `-n`).
-    #[command(flatten)]
-    pub cluster: crate::cluster::ConnectOptions,
-    /// Command to run instead of the image's default (after `--`).
-    #[arg(last = true, value_name = "CMD")]
-    pub command: Vec<String>,
 }
 
 /// A kubectl-style name: `debugger-` and 5 characters from kubectl's alphabet.
@@ -162,67 +136,27 @@ pub async fn wait_running(api: &Api<Pod>, pod: &str, name: &str) -> Result<(), E
     )))
 }
 
-/// Runs `podscope debug`.
-pub async fn run_debug_cli(args: &DebugArgs) -> ExitCode {
-    let opts = args.cluster.clone();
-    let target = match super::config::connect_or_exit(&opts, &args.pod).await {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
-    let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
-    let pod = match api.get(&args.pod).await {
-        Ok(p) => p,
-        Err(kube::Error::Api(s)) => {
-            return report(&ExecError::Api {
-                reason: s.reason.clone(),
-                message: s.message.clone(),
-            });
-        }
-        Err(e) => return report(&ExecError::Stream(super::config::one_line(&e))),
-    };
-    let (container, _) = super::exec::default_container(&pod, args.target.as_deref());
-    let Some(target_name) = container else {
-        return report(&ExecError::Failed(format!(
-            "pod {} has no containers",
-            args.pod
-        )));
-    };
-    let tty = std::io::stdin().is_terminal();
-    let name = debugger_name(&mut rand::rng());
-    let ec = debug_container(
-        &name,
-        &args.image,
-        &target_name,
-        args.profile,
-        &args.command,
-        tty,
-    );
-    let patch = json!({"spec": {"ephemeralContainers": [ec]}});
-    if let Err(e) = api
-        .patch_ephemeral_containers(&args.pod, &PatchParams::default(), &Patch::Strategic(patch))
+/// Adds `container` to `pod`'s ephemeral containers: a strategic-merge patch of the
+/// `pods/ephemeralcontainers` subresource, as `kubectl debug` sends it.
+///
+/// # Errors
+/// [`ExecError::Api`] when the API server refuses (RBAC, an existing name, validation),
+/// [`ExecError::Stream`] for transport failures.
+pub async fn add_ephemeral_container(
+    api: &Api<Pod>,
+    pod: &str,
+    container: &EphemeralContainer,
+) -> Result<(), ExecError> {
+    let patch = json!({"spec": {"ephemeralContainers": [container]}});
+    match api
+        .patch_ephemeral_containers(pod, &PatchParams::default(), &Patch::Strategic(patch))
         .await
     {
-        return match e {
-            kube::Error::Api(s) => report(&ExecError::Api {
-                reason: s.reason.clone(),
-                message: s.message.clone(),
-            }),
-            other => report(&ExecError::Stream(other.to_string())),
-        };
+        Ok(_) => Ok(()),
+        Err(kube::Error::Api(s)) => Err(ExecError::Api {
+            reason: s.reason.clone(),
+            message: s.message.clone(),
+        }),
+        Err(other) => Err(ExecError::Stream(other.to_string())),
     }
-    // After the patch (kubectl says it before): a refusal is then the only line on stderr.
-    eprintln!("Defaulting debug container name to {name}.");
-    if let Err(e) = wait_running(&api, &args.pod, &name).await {
-        return report(&e);
-    }
-    let req = ExecRequest {
-        container: Some(name),
-        command: Vec::new(),
-        stdin: true,
-        tty,
-    };
-    if tty {
-        eprintln!("If you don't see a command prompt, try pressing enter.");
-    }
-    super::exec_cli::run_and_finish(&api, &args.pod, &req).await
 }

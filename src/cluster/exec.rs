@@ -2,7 +2,7 @@
 //! `Api::<Pod>::exec`/`attach` (WebSocket v5 with v4 fallback, kube-rs' own negotiation) with
 //! kubectl's behaviour (`docs/protocols.md` §3): container defaulting, the exit code from the
 //! Status, stdin EOF passed on (`[255,0]` on v5), resize for tty sessions. The command line is
-//! `cluster/exec_cli.rs`.
+//! in the `cmd` layer (`podscope exec`).
 
 use std::time::Duration;
 
@@ -107,7 +107,7 @@ impl ExecRequest {
 
 /// An API error as [`ExecError::Api`] (reason and message of the Status), anything else as
 /// [`ExecError::Stream`].
-pub(super) fn api_error(e: kube::Error) -> ExecError {
+pub fn api_error(e: kube::Error) -> ExecError {
     match e {
         kube::Error::Api(s) => ExecError::Api {
             reason: s.reason.clone(),

@@ -16,6 +16,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 use super::forward_connection::forward_one;
+pub use super::forward_connection::resolve;
 use crate::model::forward::{PortSpec, RemotePort};
 use crate::model::forward_status::{ForwardState, ForwardStatus};
 

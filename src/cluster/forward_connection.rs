@@ -36,7 +36,7 @@ const COPY_BUFFER_BYTES: usize = 64 * 1024;
 
 /// Resolves the remote port against the pod, kubectl's messages on failure: `unable to forward
 /// port because pod is not running. Current status=…`, `Pod 'x' does not have a named port 'y'`.
-pub(super) fn resolve(pod: &Pod, name: &str, remote: &RemotePort) -> Result<u16, String> {
+pub fn resolve(pod: &Pod, name: &str, remote: &RemotePort) -> Result<u16, String> {
     let phase = pod
         .status
         .as_ref()

@@ -1,22 +1,21 @@
-//! Impure adapters to the API server: kubeconfig resolution and watches feeding one channel.
+//! Impure adapters to the API server: kubeconfig resolution, watches feeding one channel, log
+//! streams, exec, port-forward, ephemeral debug containers and one-shot reads. Used by the TUI
+//! ([`Session`]) and by the subcommands (the `cmd` layer); nothing here knows the command line.
 //! (Named `cluster`, not `kube`, so the `kube` crate is never shadowed.)
 
 pub mod config;
 pub mod debug;
 pub mod evidence;
 pub mod exec;
-pub mod exec_cli;
 pub mod forbidden;
 pub mod forward;
-pub mod forward_cli;
 mod forward_connection;
 pub mod logs;
 pub mod logs_ws;
-pub mod once;
+pub mod on_demand;
+pub mod one_shot;
 pub mod session;
-pub mod session_tools;
 pub mod shell;
-mod task;
 pub mod tty;
 pub mod watch;
 pub mod ws_auth;

@@ -11,31 +11,31 @@ use tokio::sync::mpsc::Sender;
 use super::config::Target;
 use super::logs::{StreamSpec, stream_task_from};
 use super::logs_ws::{LogSource, LogTransport};
-use super::task::Owned;
 use super::watch::{watch_events, watch_pod};
 use super::ws_auth::WsAuthError;
 use crate::app::{Cmd, Msg};
+use tokio_util::task::AbortOnDropHandle;
 
 /// Owns every background task talking to the cluster; dropping it aborts them all.
 #[derive(Debug)]
 pub struct Session {
     target: Target,
     tx: Sender<Msg>,
-    pod_watch: Option<Owned>,
-    events_watch: Option<Owned>,
+    pod_watch: Option<AbortOnDropHandle<()>>,
+    events_watch: Option<AbortOnDropHandle<()>>,
     /// Log streams by id; finished ones are pruned when the next one starts.
-    logs: HashMap<u64, Owned>,
+    logs: HashMap<u64, AbortOnDropHandle<()>>,
     /// Where log streams read from (`--log-transport`); `None` = HTTP through `target.client`.
     log_source: Option<LogSource>,
-    /// Port-forwards, debug containers and the demo's pod lister (issue #5, issue #3).
-    tools: super::session_tools::Tools,
+    /// Port-forwards, debug containers and the demo's pod lister.
+    on_demand: super::on_demand::OnDemand,
     /// The one-shot GET of a stuck pod's owner (`Cmd::CheckOwner`).
-    owner_check: Option<Owned>,
+    owner_check: Option<AbortOnDropHandle<()>>,
     /// The one-shot GET of the namespace of a pod not found (`Cmd::CheckNamespace`).
-    namespace_check: Option<Owned>,
+    namespace_check: Option<AbortOnDropHandle<()>>,
     /// The diagnosis' one-shot reads (`Cmd::ReadLogTail`, `Cmd::Lookup`); finished ones are
     /// pruned when the next one starts.
-    evidence: Vec<Owned>,
+    evidence: Vec<AbortOnDropHandle<()>>,
 }
 
 impl Session {
@@ -53,11 +53,11 @@ impl Session {
         Session {
             target,
             tx,
-            pod_watch: Some(Owned(task)),
+            pod_watch: Some(AbortOnDropHandle::new(task)),
             events_watch: None,
             logs: HashMap::new(),
             log_source: None,
-            tools: super::session_tools::Tools::default(),
+            on_demand: super::on_demand::OnDemand::default(),
             owner_check: None,
             namespace_check: None,
             evidence: Vec::new(),
@@ -66,16 +66,19 @@ impl Session {
 
     /// Runs the one-shot read `ask` on the runtime and sends the message it yields into the
     /// loop's channel; dropping the handle aborts it.
-    fn ask(&self, ask: impl std::future::Future<Output = Msg> + Send + 'static) -> Owned {
+    fn ask(
+        &self,
+        ask: impl std::future::Future<Output = Msg> + Send + 'static,
+    ) -> AbortOnDropHandle<()> {
         let tx = self.tx.clone();
-        Owned(tokio::spawn(async move {
+        AbortOnDropHandle::new(tokio::spawn(async move {
             let _ = tx.send(ask.await).await;
         }))
     }
 
     /// Enables the pod switcher with `lister` (the demo's in-process store).
-    pub fn set_pod_lister(&mut self, lister: super::session_tools::PodLister) {
-        self.tools.lister = Some(lister);
+    pub fn set_pod_lister(&mut self, lister: super::on_demand::PodLister) {
+        self.on_demand.lister = Some(lister);
     }
 
     /// The pod currently watched (client, namespace, name), e.g. for the loop's shell handoff.
@@ -111,7 +114,7 @@ impl Session {
             Cmd::WatchEvents { uid } => {
                 let api: Api<Event> =
                     Api::namespaced(self.target.client.clone(), &self.target.namespace);
-                self.events_watch = Some(Owned(tokio::spawn(watch_events(
+                self.events_watch = Some(AbortOnDropHandle::new(tokio::spawn(watch_events(
                     api,
                     self.target.namespace.clone(),
                     self.target.pod.clone(),
@@ -126,7 +129,7 @@ impl Session {
                 since,
                 tail_lines,
             } => {
-                self.logs.retain(|_, t| !t.0.is_finished());
+                self.logs.retain(|_, t| !t.is_finished());
                 let source = self.log_source.clone().unwrap_or_else(|| {
                     LogSource::Http(Api::namespaced(
                         self.target.client.clone(),
@@ -150,7 +153,7 @@ impl Session {
                     },
                 };
                 let task = tokio::spawn(stream_task_from(source, spec, self.tx.clone()));
-                self.logs.insert(*stream, Owned(task));
+                self.logs.insert(*stream, AbortOnDropHandle::new(task));
             }
             Cmd::StopLogs { stream } => {
                 self.logs.remove(stream);
@@ -169,21 +172,21 @@ impl Session {
                 });
             }
             Cmd::AddDebugContainer { target } => {
-                self.tools
+                self.on_demand
                     .add_debug(&self.target, target.clone(), self.tx.clone());
             }
             Cmd::AddForward { id, spec } => {
-                self.tools
+                self.on_demand
                     .add_forward(&self.target, *id, spec.clone(), self.tx.clone());
             }
-            Cmd::StopForward { id } => self.tools.stop_forward(*id),
-            Cmd::ListPods => self.tools.list_pods(&self.tx),
+            Cmd::StopForward { id } => self.on_demand.stop_forward(*id),
+            Cmd::ListPods => self.on_demand.list_pods(&self.tx),
             Cmd::SwitchPod { namespace, name } => {
                 self.pod_watch = None;
                 self.events_watch = None;
                 self.logs.clear();
                 self.evidence.clear();
-                self.tools.stop_all();
+                self.on_demand.stop_all();
                 self.target.namespace.clone_from(namespace);
                 self.target.pod.clone_from(name);
                 let api: Api<Pod> = Api::namespaced(self.target.client.clone(), namespace);
@@ -196,7 +199,7 @@ impl Session {
                     self.log_source =
                         LogSource::new(transport, api.clone(), &self.target.config, namespace).ok();
                 }
-                self.pod_watch = Some(Owned(tokio::spawn(watch_pod(
+                self.pod_watch = Some(AbortOnDropHandle::new(tokio::spawn(watch_pod(
                     api,
                     namespace.clone(),
                     name.clone(),
@@ -207,7 +210,7 @@ impl Session {
                 let (client, ns, owner) =
                     (self.target.client.clone(), namespace.clone(), owner.clone());
                 self.owner_check = Some(self.ask(async move {
-                    let status = super::once::check_owner(client, &ns, &owner).await;
+                    let status = super::one_shot::check_owner(client, &ns, &owner).await;
                     Msg::OwnerChecked {
                         uid: owner.uid,
                         status,
@@ -217,7 +220,7 @@ impl Session {
             Cmd::CheckNamespace { namespace } => {
                 let (client, ns) = (self.target.client.clone(), namespace.clone());
                 self.namespace_check = Some(self.ask(async move {
-                    let exists = super::once::check_namespace(client, &ns).await;
+                    let exists = super::one_shot::check_namespace(client, &ns).await;
                     Msg::NamespaceChecked {
                         namespace: ns,
                         exists,
@@ -241,7 +244,7 @@ impl Session {
                     *previous,
                     *restart_count,
                 );
-                self.evidence.retain(|t| !t.0.is_finished());
+                self.evidence.retain(|t| !t.is_finished());
                 self.evidence.push(self.ask(async move {
                     let tail = super::evidence::read_log_tail(
                         &source,
@@ -264,7 +267,7 @@ impl Session {
                     self.target.namespace.clone(),
                     object.clone(),
                 );
-                self.evidence.retain(|t| !t.0.is_finished());
+                self.evidence.retain(|t| !t.is_finished());
                 self.evidence.push(self.ask(async move {
                     let lookup = super::evidence::look_up(client, &ns, &object).await;
                     Msg::LookedUp { object, lookup }
@@ -277,7 +280,7 @@ impl Session {
                 self.events_watch = None;
                 self.logs.clear();
                 self.evidence.clear();
-                self.tools.stop_all();
+                self.on_demand.stop_all();
             }
         }
     }

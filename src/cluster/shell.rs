@@ -35,10 +35,13 @@ pub async fn run_on_terminal(
     .await
 }
 
-/// The argv of a shell command line: split at whitespace (`"/bin/ash -l"` → `["/bin/ash", "-l"]`).
+/// The argv of a shell command line, split as a POSIX shell splits words (`shell-words`):
+/// `"/bin/ash -l"` → `["/bin/ash", "-l"]`, `"sh -c 'exec bash'"` → `["sh", "-c", "exec bash"]`.
+/// A line with an unmatched quote (which `--shell` rejects) is split at whitespace.
 #[must_use]
 pub fn shell_argv(shell: &str) -> Vec<String> {
-    shell.split_whitespace().map(str::to_owned).collect()
+    shell_words::split(shell)
+        .unwrap_or_else(|_| shell.split_whitespace().map(str::to_owned).collect())
 }
 
 /// Tries `shells` (command lines) in order with `run` (one attempt per shell) until one starts.
@@ -145,4 +148,20 @@ where
         container,
     )
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_argv;
+
+    #[test]
+    fn shell_lines_split_as_a_shell_splits_them() {
+        assert_eq!(shell_argv("/bin/ash -l"), ["/bin/ash", "-l"]);
+        assert_eq!(shell_argv("sh -c 'exec bash'"), ["sh", "-c", "exec bash"]);
+        assert_eq!(
+            shell_argv(r#"sh -c "echo \"hi\"; exec sh""#),
+            ["sh", "-c", r#"echo "hi"; exec sh"#]
+        );
+        assert_eq!(shell_argv("  zsh  "), ["zsh"]);
+    }
 }

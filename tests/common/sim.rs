@@ -136,11 +136,9 @@ pub fn host(sim: &Simulator) -> String {
 
 /// A kube client for `sim`, from the kubeconfig it wrote.
 pub async fn client(sim: &Simulator) -> kube::Client {
-    let kc = kube::config::Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig");
-    let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+    podscope::test_support::sim_client(sim)
         .await
-        .expect("kube config");
-    kube::Client::try_from(cfg).expect("client")
+        .expect("client")
 }
 
 /// A TLS connector that trusts the simulator's CA only.

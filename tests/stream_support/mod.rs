@@ -74,11 +74,9 @@ pub async fn start_denying(deny: &[(&str, &str)]) -> Simulator {
 
 /// A kube client for the simulator, from the kubeconfig it wrote (HTTPS: its CA and token).
 pub async fn client(sim: &Simulator) -> kube::Client {
-    let kc = kube::config::Kubeconfig::read_from(sim.kubeconfig_path()).expect("kubeconfig");
-    let cfg = kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+    podscope::test_support::sim_client(sim)
         .await
-        .expect("config");
-    kube::Client::try_from(cfg).expect("client")
+        .expect("client")
 }
 
 /// An `AsyncWrite` collecting into shared memory.

@@ -1,5 +1,6 @@
-//! The session's issue #5 effects: ephemeral debug containers, port-forwards (one
-//! [`Forwarder`] per forward, its statuses relayed as `Msg::Forward`), and the demo's pod list.
+//! What the session starts on the user's demand: ephemeral debug containers (`d`), port-forwards
+//! (one [`Forwarder`] per forward, its statuses relayed as `Msg::Forward`), and the demo's pod
+//! list (the switcher).
 //! The terminal handoff itself (`Cmd::OpenShell`, `Cmd::AttachDebug`) is the loop's, see
 //! `app::run`.
 
@@ -8,43 +9,46 @@ use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
-use kube::api::{Patch, PatchParams};
 use tokio::sync::mpsc::Sender;
 
 use super::config::Target;
-use super::debug::{Profile, debug_container, debugger_name, wait_running};
+use super::debug::{
+    Profile, add_ephemeral_container, debug_container, debugger_name, wait_running,
+};
+use super::exec::ExecError;
 use super::forward::Forwarder;
-use super::task::Owned;
 use crate::app::Msg;
 use crate::app::msg::ForwardMsg;
 use crate::app::shell::DEBUG_IMAGE;
 use crate::model::forward::PortSpec;
+use tokio_util::task::AbortOnDropHandle;
 
 /// Lists the pods the switcher offers as `(namespace, name)`. Provided by `podscope demo` from
 /// the simulator's in-process store; absent for real clusters.
 pub type PodLister = Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync>;
 
-/// Running forwards and the pod lister. Dropping it closes every listener.
+/// Running forwards and debug-container tasks, and the pod lister. Dropping it closes every
+/// listener and aborts the tasks.
 #[derive(Default)]
-pub struct Tools {
+pub struct OnDemand {
     /// Forwards by id: the starter/relay task, which owns the [`Forwarder`] (dropped with it).
-    forwards: HashMap<u64, Owned>,
+    forwards: HashMap<u64, AbortOnDropHandle<()>>,
     /// Debug-container tasks (patch + wait).
-    debug: Vec<Owned>,
+    debug: Vec<AbortOnDropHandle<()>>,
     /// The demo's pod list.
     pub lister: Option<PodLister>,
 }
 
-impl std::fmt::Debug for Tools {
+impl std::fmt::Debug for OnDemand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Tools")
+        f.debug_struct("OnDemand")
             .field("forwards", &self.forwards.keys().collect::<Vec<_>>())
             .field("lister", &self.lister.is_some())
             .finish_non_exhaustive()
     }
 }
 
-impl Tools {
+impl OnDemand {
     /// Starts forward `id` for `spec` to `target`'s pod: binds, then relays every status change
     /// as `Msg::Forward(Status)`; a bind failure is `Msg::Forward(Failed)`.
     pub fn add_forward(&mut self, target: &Target, id: u64, spec: PortSpec, tx: Sender<Msg>) {
@@ -81,7 +85,7 @@ impl Tools {
             }
             drop(fwd);
         });
-        self.forwards.insert(id, Owned(task));
+        self.forwards.insert(id, AbortOnDropHandle::new(task));
     }
 
     /// Stops forward `id` (its listener closes when the task's `Forwarder` drops).
@@ -99,7 +103,7 @@ impl Tools {
     /// targeting `target_container`) and waits until it runs: `Msg::DebugReady{name}` or
     /// `Msg::DebugFailed`.
     pub fn add_debug(&mut self, target: &Target, target_container: String, tx: Sender<Msg>) {
-        self.debug.retain(|t| !t.0.is_finished());
+        self.debug.retain(|t| !t.is_finished());
         let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
         let pod = target.pod.clone();
         let name = debugger_name(&mut rand::rng());
@@ -112,21 +116,17 @@ impl Tools {
                 &[],
                 true,
             );
-            let patch = serde_json::json!({"spec": {"ephemeralContainers": [ec]}});
-            let msg = match api
-                .patch_ephemeral_containers(&pod, &PatchParams::default(), &Patch::Strategic(patch))
-                .await
-            {
-                Err(kube::Error::Api(s)) => Msg::DebugFailed(s.message.clone()),
+            let msg = match add_ephemeral_container(&api, &pod, &ec).await {
+                Err(ExecError::Api { message, .. }) => Msg::DebugFailed(message),
                 Err(e) => Msg::DebugFailed(e.to_string()),
-                Ok(_) => match wait_running(&api, &pod, &name).await {
+                Ok(()) => match wait_running(&api, &pod, &name).await {
                     Ok(()) => Msg::DebugReady { name },
                     Err(e) => Msg::DebugFailed(e.to_string()),
                 },
             };
             let _ = tx.send(msg).await;
         });
-        self.debug.push(Owned(task));
+        self.debug.push(AbortOnDropHandle::new(task));
     }
 
     /// Answers `Cmd::ListPods` with `Msg::PodList` (empty without a lister).

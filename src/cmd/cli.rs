@@ -1,10 +1,12 @@
-//! Command line (clap derive): `podscope [attach] POD`, `podscope sim`, `podscope demo`.
+//! Command line (clap derive): `podscope [attach] POD`, `podscope sim`, `podscope demo`, and the
+//! kubectl-like `logs`, `exec`, `port-forward`, `debug` (their flags live with their drivers).
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cluster::logs_ws::LogTransport;
+use crate::model::pod_ref::parse_pod_ref;
 
 /// `podscope`: a terminal UI for debugging one Kubernetes pod.
 ///
@@ -37,15 +39,15 @@ pub enum Command {
     /// Run the simulated API server on loopback until Ctrl-C.
     Sim(crate::sim::SimArgs),
     /// Print a container's log like `kubectl logs`; `-f` keeps following across restarts.
-    Logs(crate::logs_cmd::LogsArgs),
+    Logs(super::logs::LogsArgs),
     /// Start the embedded simulated cluster and attach to its crash-looping pod.
     Demo(DemoArgs),
     /// Run a command in a container (as `kubectl exec`).
-    Exec(crate::cluster::exec_cli::ExecArgs),
+    Exec(super::exec::ExecArgs),
     /// Forward local ports to a pod (as `kubectl port-forward`).
-    PortForward(crate::cluster::forward_cli::PortForwardArgs),
+    PortForward(super::port_forward::PortForwardArgs),
     /// Add an ephemeral debug container targeting a container and attach to it.
-    Debug(crate::cluster::debug::DebugArgs),
+    Debug(super::debug::DebugArgs),
 }
 
 /// Which pod, where, and how to show it.
@@ -87,8 +89,9 @@ pub struct AttachArgs {
     /// (repeatable); listed in the `f` panel, closed when podscope exits.
     #[arg(long = "forward", value_name = "[ADDR:]LOCAL:REMOTE")]
     pub forward: Vec<crate::model::forward::PortSpec>,
-    /// The shell `e` runs in the selected container, a command line split at spaces (e.g. `zsh`,
-    /// `/bin/ash -l`); only this one is tried. Default (also when blank): `bash`, else `sh`.
+    /// The shell `e` runs in the selected container, a command line split into words as a shell
+    /// splits them (e.g. `zsh`, `/bin/ash -l`, `sh -c 'exec bash'`); only this one is tried.
+    /// Default (also when blank): `bash`, else `sh`.
     #[arg(long, env = "PODSCOPE_SHELL", value_name = "CMD", value_parser = parse_shell)]
     pub shell: Option<String>,
 }
@@ -107,27 +110,27 @@ impl AttachArgs {
     }
 }
 
-/// A pod argument: `NAME`, or kubectl's `pod/NAME` (also `pods/`, `po/`), as the bare name.
+/// A pod argument: `NAME`, or kubectl's `pod/NAME` (also `pods/`, `po/`), as the bare name
+/// ([`parse_pod_ref`]).
 ///
 /// # Errors
 /// Another resource kind (`deployment/web`): podscope works on one pod.
 pub fn parse_pod(s: &str) -> Result<String, String> {
-    match s.split_once('/') {
-        None => Ok(s.to_owned()),
-        Some(("pod" | "pods" | "po", name)) => Ok(name.to_owned()),
-        Some((kind, _)) => Err(format!(
-            "podscope works on one pod; {kind:?} is not supported (use NAME or pod/NAME)"
-        )),
-    }
+    parse_pod_ref(s)
+        .map(str::to_owned)
+        .map_err(|e| format!("podscope works on one pod; {e} (use NAME or pod/NAME)"))
 }
 
-/// `--shell`: the command line, trimmed (split at spaces when run). Blank means the default,
-/// so `PODSCOPE_SHELL=` does not fail.
+/// `--shell`: the command line, trimmed; it is split into words as a POSIX shell splits them
+/// (`sh -c 'exec bash'` is three words, see [`crate::cluster::shell::shell_argv`]). Blank means
+/// the default, so `PODSCOPE_SHELL=` does not fail.
 ///
 /// # Errors
-/// None; the signature is clap's.
+/// An unmatched quote.
 pub fn parse_shell(s: &str) -> Result<String, String> {
-    Ok(s.trim().to_owned())
+    let line = s.trim();
+    shell_words::split(line).map_err(|e| format!("{e} in {line:?}"))?;
+    Ok(line.to_owned())
 }
 
 /// `--once` output format.
@@ -141,8 +144,7 @@ pub enum OutputFormat {
 
 /// `podscope demo` options. The session flags (`--log-lines`, `--log-transport`, `--forward`,
 /// `--shell`) repeat [`AttachArgs`]'s rather than share a flattened struct: clap leaves an
-/// optional flattened struct (the bare `podscope POD`) `None` when it nests a flatten
-/// (clap-rs/clap#4697).
+/// optional flattened struct (the bare `podscope POD`) `None` when it nests a flatten.
 #[derive(Debug, Clone, Args)]
 pub struct DemoArgs {
     /// Attach to this pod instead of the default crash-looping one.
@@ -164,8 +166,9 @@ pub struct DemoArgs {
     /// (repeatable); listed in the `f` panel, closed when podscope exits.
     #[arg(long = "forward", value_name = "[ADDR:]LOCAL:REMOTE")]
     pub forward: Vec<crate::model::forward::PortSpec>,
-    /// The shell `e` runs in the selected container, a command line split at spaces (e.g. `zsh`,
-    /// `/bin/ash -l`); only this one is tried. Default (also when blank): `bash`, else `sh`.
+    /// The shell `e` runs in the selected container, a command line split into words as a shell
+    /// splits them (e.g. `zsh`, `/bin/ash -l`, `sh -c 'exec bash'`); only this one is tried.
+    /// Default (also when blank): `bash`, else `sh`.
     #[arg(long, env = "PODSCOPE_SHELL", value_name = "CMD", value_parser = parse_shell)]
     pub shell: Option<String>,
 }
@@ -273,6 +276,22 @@ mod tests {
         let cli = Cli::try_parse_from(["podscope", "web", "--shell", " "]).expect("parses");
         let blank = cli.attach.expect("attach").shell;
         assert_eq!(crate::app::shell::shells(blank.as_deref()), ["bash", "sh"]);
+    }
+
+    #[test]
+    fn shell_keeps_a_quoted_argument_whole() {
+        let cli = Cli::try_parse_from(["podscope", "web", "--shell", "sh -c 'exec bash'"])
+            .expect("parses");
+        let shells = crate::app::shell::shells(cli.attach.expect("attach").shell.as_deref());
+        assert_eq!(shells, ["sh -c 'exec bash'"]);
+        assert_eq!(
+            crate::cluster::shell::shell_argv(&shells[0]),
+            ["sh", "-c", "exec bash"]
+        );
+        let err = Cli::try_parse_from(["podscope", "web", "--shell", "sh -c 'exec bash"])
+            .expect_err("unmatched quote")
+            .to_string();
+        assert!(err.contains("missing closing quote"), "{err}");
     }
 
     #[test]

@@ -9,7 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::cli::{AttachArgs, DemoArgs};
+use super::EXIT_SETUP_ERROR;
+use super::cli::{AttachArgs, DemoArgs};
+use crate::cluster::on_demand::PodLister;
 use crate::sim::{SimClock, SimConfig, Simulator, load_fixture};
 
 /// The pod the demo attaches to when none is named: the seed's `crash` pod (`PORT=abc`), which
@@ -42,7 +44,7 @@ fn fixture_dirs(root: &Path) -> std::io::Result<Vec<PathBuf>> {
 ///
 /// # Errors
 /// Only for failures inside the TUI loop; a simulator that cannot start is exit code 2.
-pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
+pub async fn run(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
     let root = cases_dir();
     let fixtures = match fixture_dirs(&root) {
         Ok(d) if !d.is_empty() => d,
@@ -51,7 +53,7 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
                 "podscope: the demo fixtures are missing at {}; run the demo from a checkout of podscope",
                 root.display()
             );
-            return Ok(ExitCode::from(crate::commands::EXIT_SETUP_ERROR));
+            return Ok(ExitCode::from(EXIT_SETUP_ERROR));
         }
     };
     let wanted = args
@@ -82,7 +84,7 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         Ok(s) => s,
         Err(e) => {
             eprintln!("podscope: cannot start the demo cluster: {e}");
-            return Ok(ExitCode::from(crate::commands::EXIT_SETUP_ERROR));
+            return Ok(ExitCode::from(EXIT_SETUP_ERROR));
         }
     };
     let mut attach = AttachArgs {
@@ -100,7 +102,7 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         shell: args.shell.clone(),
     };
     let store = sim.store();
-    let lister: crate::cluster::session_tools::PodLister = std::sync::Arc::new(move || {
+    let lister: PodLister = std::sync::Arc::new(move || {
         store
             .list(crate::sim::Resource::Pods, None)
             .0
@@ -113,7 +115,7 @@ pub async fn demo(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         // Ages and countdowns at the demo cluster's own (faster) clock.
         attach.now = Some(sim.store().now());
     }
-    let code = crate::commands::attach_with(&attach, Some(lister)).await;
+    let code = super::attach::attach_with(&attach, Some(lister)).await;
     sim.shutdown().await;
     code
 }

@@ -1,5 +1,5 @@
 //! `podscope logs POD`: kubectl-compatible `logs` (flags, stdout, stderr wording, exit codes),
-//! except that `-f` keeps following across container restarts (`docs/protocols.md` §2, issue #4).
+//! except that `-f` keeps following across container restarts (`docs/protocols.md` §2.4).
 
 mod follow;
 mod output;
@@ -18,6 +18,7 @@ use crate::cluster::logs::{BATCH_LINES, BATCH_WAIT, LineBatcher, LogError};
 use crate::cluster::logs_ws::{LogSource, LogTransport};
 use crate::model::duration::parse_go_duration;
 use crate::model::log_resume::{ResumeFilter, ResumeTracker};
+use crate::model::pod_ref::parse_pod_ref;
 use output::{LineFormat, Out, OutTx, format_batch, spawn_writer};
 
 /// `podscope logs` flags, named and defaulted as `kubectl logs`'s.
@@ -277,15 +278,9 @@ pub async fn run(args: &LogsArgs) -> ExitCode {
 
 async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
     let (since_seconds, since_time) = validate(args)?;
-    let pod_name = match args.pod.split_once('/') {
-        None => args.pod.clone(),
-        Some(("pod" | "pods" | "po", n)) => n.to_owned(),
-        Some((kind, _)) => {
-            return Err(Failure::client(format!(
-                "podscope logs reads one pod; {kind:?} is not supported (use pod/NAME)"
-            )));
-        }
-    };
+    let pod_name = parse_pod_ref(&args.pod)
+        .map_err(|e| Failure::client(format!("podscope logs reads one pod; {e} (use pod/NAME)")))?
+        .to_owned();
     let opts = args.cluster.clone();
     let target = connect(&opts, &pod_name).await.map_err(Failure::client)?;
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);

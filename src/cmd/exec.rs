@@ -9,17 +9,18 @@ use clap::Args;
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 
-use super::exec::{
+use crate::cluster::exec::{
     ExecError, ExecRequest, api_error, default_container, pump, run_on_terminal, start,
 };
-use super::tty::piped_stdin;
+use crate::cluster::tty::{StdWriter, piped_stdin};
+use crate::cluster::{ConnectOptions, Target};
 use crate::model::sanitize::sanitize;
 
 /// `podscope exec POD [-c C] [-i] [-t] -- CMD…`.
 #[derive(Debug, Clone, Args)]
 pub struct ExecArgs {
     /// The pod's name (`pod/NAME` accepted, as kubectl).
-    #[arg(value_name = "POD", value_parser = crate::cli::parse_pod)]
+    #[arg(value_name = "POD", value_parser = super::cli::parse_pod)]
     pub pod: String,
     /// Container; default: the `kubectl.kubernetes.io/default-container` annotation, else the first.
     #[arg(short, long)]
@@ -32,7 +33,7 @@ pub struct ExecArgs {
     pub tty: bool,
     /// Which cluster and namespace (`--kubeconfig`, `--context`, `-n`).
     #[command(flatten)]
-    pub cluster: crate::cluster::ConnectOptions,
+    pub cluster: ConnectOptions,
     /// The command and its arguments (after `--`).
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -55,17 +56,28 @@ pub fn finish(code: i32) -> ExitCode {
     ExitCode::from(u8::try_from(code & 0xff).unwrap_or(1))
 }
 
-/// Runs `podscope exec`. Setup errors print one line and exit 2 (as `podscope attach`).
-pub async fn run_exec_cli(args: &ExecArgs) -> ExitCode {
-    let opts = args.cluster.clone();
-    let target = match super::config::connect_or_exit(&opts, &args.pod).await {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
+/// The hand-off every pod subcommand starts with: [`super::connect_or_exit`], then GET the pod.
+///
+/// # Errors
+/// The exit code to return, the message printed: 2 for setup errors, 1 (kubectl's wording, see
+/// [`report`]) when the GET fails.
+pub async fn connect_and_get_pod(
+    opts: &ConnectOptions,
+    pod: &str,
+) -> Result<(Target, Api<Pod>, Pod), ExitCode> {
+    let target = super::connect_or_exit(opts, pod).await?;
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
-    let pod = match api.get(&args.pod).await {
-        Ok(p) => p,
-        Err(e) => return report(&api_error(e)),
+    match api.get(pod).await {
+        Ok(p) => Ok((target, api, p)),
+        Err(e) => Err(report(&api_error(e))),
+    }
+}
+
+/// Runs `podscope exec`. Setup errors print one line and exit 2 (as `podscope attach`).
+pub async fn run(args: &ExecArgs) -> ExitCode {
+    let (_, api, pod) = match connect_and_get_pod(&args.cluster, &args.pod).await {
+        Ok(found) => found,
+        Err(code) => return code,
     };
     let phase = pod
         .status
@@ -102,14 +114,7 @@ pub async fn run_and_finish(api: &Api<Pod>, pod: &str, req: &ExecRequest) -> Exi
         match start(api, pod, req).await {
             Ok(p) => {
                 let stdin = req.stdin.then(piped_stdin);
-                pump(
-                    p,
-                    stdin,
-                    super::tty::StdWriter::Stdout,
-                    super::tty::StdWriter::Stderr,
-                    None,
-                )
-                .await
+                pump(p, stdin, StdWriter::Stdout, StdWriter::Stderr, None).await
             }
             Err(e) => Err(e),
         }

@@ -1,5 +1,7 @@
-//! One-shot reads: the preflight GET before the TUI starts, and the `--once` snapshot (pod,
-//! events, owner, previous log tails, then the lookups its diagnosis wants).
+//! One-shot reads (single GETs and LISTs, no watch): the preflight GET before the TUI starts, the
+//! `--once` snapshot (pod, events, owner, previous log tails, then the lookups its diagnosis
+//! wants; printed by the `cmd` layer), and the TUI's owner and namespace checks
+//! (`Cmd::CheckOwner`, `Cmd::CheckNamespace`).
 
 use k8s_openapi::api::core::v1::{Event, Pod};
 use kube::Api;

@@ -1,29 +1,29 @@
 //! `podscope port-forward POD [ADDR:]LOCAL:REMOTE…`: kubectl's output lines over a
-//! [`Forwarder`](super::forward::Forwarder), until Ctrl-C.
+//! [`Forwarder`](crate::cluster::forward::Forwarder), until Ctrl-C.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
 use clap::Args;
-use k8s_openapi::api::core::v1::Pod;
-use kube::Api;
 
-use super::forward::{ForwardEvent, Forwarder};
-use crate::model::forward::PortSpec;
+use super::exec::connect_and_get_pod;
+use crate::cluster::ConnectOptions;
+use crate::cluster::forward::{ForwardEvent, Forwarder, resolve};
+use crate::model::forward::{PortSpec, RemotePort};
 use crate::model::sanitize::sanitize;
 
 /// `podscope port-forward POD [ADDR:]LOCAL:REMOTE…`.
 #[derive(Debug, Clone, Args)]
 pub struct PortForwardArgs {
     /// The pod's name (`pod/NAME` accepted, as kubectl).
-    #[arg(value_name = "POD", value_parser = crate::cli::parse_pod)]
+    #[arg(value_name = "POD", value_parser = super::cli::parse_pod)]
     pub pod: String,
     /// Ports: `8080`, `8081:8081`, `:http`, `0.0.0.0:9000:proxy`.
     #[arg(value_name = "[ADDR:]LOCAL:REMOTE", required = true)]
     pub ports: Vec<PortSpec>,
     /// Which cluster and namespace (`--kubeconfig`, `--context`, `-n`).
     #[command(flatten)]
-    pub cluster: crate::cluster::ConnectOptions,
+    pub cluster: ConnectOptions,
 }
 
 fn show(addr: SocketAddr) -> String {
@@ -37,40 +37,22 @@ fn show(addr: SocketAddr) -> String {
 /// `an error occurred forwarding L -> R: …` (stderr); keeps listening after errors; exits 0 on
 /// Ctrl-C with every listener closed. Exit 1 when the pod is missing/not running or a local
 /// port cannot be bound.
-pub async fn run_port_forward_cli(args: &PortForwardArgs) -> ExitCode {
+pub async fn run(args: &PortForwardArgs) -> ExitCode {
     let pod_name = args.pod.clone();
-    let opts = args.cluster.clone();
-    let target = match super::config::connect_or_exit(&opts, &pod_name).await {
-        Ok(t) => t,
+    let (target, _, pod) = match connect_and_get_pod(&args.cluster, &pod_name).await {
+        Ok(found) => found,
         Err(code) => return code,
     };
-    let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
+    // As kubectl, before binding anything: the pod must run and every named port must be
+    // declared (it is then forwarded by number).
     let mut ports = args.ports.clone();
-    match api.get(&pod_name).await {
-        Ok(p) => {
-            // As kubectl, before binding anything: the pod must run and every named port
-            // must be declared (it is then forwarded by number).
-            for spec in &mut ports {
-                match super::forward_connection::resolve(&p, &pod_name, &spec.remote) {
-                    Ok(n) => spec.remote = crate::model::forward::RemotePort::Number(n),
-                    Err(text) => {
-                        eprintln!("error: {}", sanitize(&text));
-                        return ExitCode::FAILURE;
-                    }
-                }
+    for spec in &mut ports {
+        match resolve(&pod, &pod_name, &spec.remote) {
+            Ok(n) => spec.remote = RemotePort::Number(n),
+            Err(text) => {
+                eprintln!("error: {}", sanitize(&text));
+                return ExitCode::FAILURE;
             }
-        }
-        Err(kube::Error::Api(s)) => {
-            eprintln!(
-                "Error from server ({}): {}",
-                sanitize(&s.reason),
-                sanitize(&s.message)
-            );
-            return ExitCode::FAILURE;
-        }
-        Err(e) => {
-            eprintln!("error: {}", sanitize(&super::config::one_line(&e)));
-            return ExitCode::FAILURE;
         }
     }
     let mut fwd = match Forwarder::start(target.client, &target.namespace, &pod_name, &ports).await

@@ -1,4 +1,4 @@
-//! `--once -o json`: the document (see the module docs of [`crate::snapshot`]).
+//! `--once -o json`: the document (see the module docs of [`super`]).
 
 use jiff::Timestamp;
 use serde_json::{Value, json};

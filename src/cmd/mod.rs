@@ -1,0 +1,68 @@
+//! The subcommands: each the thin command-line face of the layers below (`cluster` adapters,
+//! `model`, `app`, `sim`). Parsing ([`cli`]) and [`run`] (the dispatch `main` calls) are here,
+//! as are the exit codes; nothing below `cmd` prints to stderr for a subcommand or exits.
+//!
+//! - [`attach`]: `podscope [attach] POD`, the TUI, or [`once`] (`--once`, text or JSON).
+//! - [`logs`], [`exec`], [`port_forward`], [`debug`]: kubectl's `logs`, `exec`,
+//!   `port-forward`, `debug`, with kubectl's output and exit codes.
+//! - [`demo`]: the embedded simulated cluster and the TUI on its crash-looping pod.
+//! - [`sim`]: the simulated API server alone.
+
+pub mod attach;
+pub mod cli;
+pub mod debug;
+pub mod demo;
+pub mod exec;
+pub mod logs;
+pub mod once;
+pub mod port_forward;
+pub mod sim;
+
+use std::process::ExitCode;
+
+use crate::cluster::{ConnectOptions, Target, connect};
+use cli::{AttachArgs, Command};
+
+/// Exit code for bad input detected before the TUI starts (kubeconfig, context, RBAC, network).
+pub const EXIT_SETUP_ERROR: u8 = 2;
+
+/// Prints `podscope: MSG` on stderr and returns [`EXIT_SETUP_ERROR`].
+pub(crate) fn setup_error(msg: &str) -> ExitCode {
+    eprintln!("podscope: {msg}");
+    ExitCode::from(EXIT_SETUP_ERROR)
+}
+
+/// For the one-shot subcommands (`exec`, `debug`, `port-forward`): [`connect`], or print the
+/// one-line [`crate::cluster::ConnectError`] and return exit code 2 (as `podscope attach` does
+/// before its TUI).
+///
+/// # Errors
+/// The exit code to return, after the message was printed on stderr.
+pub async fn connect_or_exit(opts: &ConnectOptions, pod: &str) -> Result<Target, ExitCode> {
+    connect(opts, pod)
+        .await
+        .map_err(|e| setup_error(&e.to_string()))
+}
+
+/// Runs the subcommand `command`, or the bare `podscope POD` form (`attach`).
+///
+/// # Errors
+/// Only for failures inside the TUI loop (terminal IO) or a simulator that cannot start; every
+/// other failure is an exit code, its message already printed.
+pub async fn run(
+    command: Option<Command>,
+    attach: Option<AttachArgs>,
+) -> color_eyre::Result<ExitCode> {
+    match (command, attach) {
+        (Some(Command::Attach(a)), _) | (None, Some(a)) => attach::attach(&a).await,
+        (Some(Command::Sim(s)), _) => sim::run(s).await,
+        (Some(Command::Logs(l)), _) => Ok(logs::run(&l).await),
+        (Some(Command::Demo(d)), _) => demo::run(&d).await,
+        (Some(Command::Exec(a)), _) => Ok(exec::run(&a).await),
+        (Some(Command::PortForward(a)), _) => Ok(port_forward::run(&a).await),
+        (Some(Command::Debug(a)), _) => Ok(debug::run(&a).await),
+        (None, None) => Ok(setup_error(
+            "name a pod (podscope POD), or run `podscope demo`; see --help",
+        )),
+    }
+}

@@ -1,0 +1,51 @@
+//! `--once`: one snapshot of the pod, read by [`crate::cluster::one_shot`], printed as text
+//! ([`to_text`]) or JSON ([`to_json`]) at a given `now`, its diagnosis first.
+//!
+//! The JSON document uses Kubernetes field names where the concept is the same; `status`,
+//! `ready`, `restarts` and `age` are exactly what `kubectl get pod` prints (`docs/protocols.md`
+//! §6). Its `"diagnosis"` is the list of
+//! [`crate::model::diagnosis::Finding`]s, each `{"rule", "severity", "container", "headline",
+//! "evidence", "hint"}`; the text starts with a `Diagnosis:` section.
+
+mod json;
+mod text;
+
+use std::process::ExitCode;
+
+use jiff::Timestamp;
+
+pub use json::to_json;
+pub use text::to_text;
+
+use super::cli::OutputFormat;
+use super::setup_error;
+use crate::cluster::Target;
+use crate::cluster::one_shot::{ReadError, confirm, read_snapshot};
+
+/// Reads `target`'s pod once and prints it in `format` on stdout; exit 0. A missing pod is
+/// kubectl's `Error from server (NotFound): …` and exit 1; other failures exit 2
+/// ([`super::EXIT_SETUP_ERROR`]). `now` pins the clock (`--now`), else the one clock read.
+pub async fn print(target: &Target, format: OutputFormat, now: Option<Timestamp>) -> ExitCode {
+    #[allow(clippy::disallowed_methods)] // the one clock read of --once
+    let now = now.unwrap_or_else(Timestamp::now);
+    match read_snapshot(target).await {
+        Ok(mut snap) => {
+            let diagnosis = confirm(target, &mut snap, now).await;
+            let (pod, events, owner) = (&snap.pod, &snap.events, &snap.owner);
+            let out = match format {
+                OutputFormat::Json => {
+                    let doc = to_json(pod, events, owner, &diagnosis, now);
+                    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+                }
+                OutputFormat::Text => to_text(pod, events, owner, &diagnosis, now),
+            };
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e @ ReadError::NotFound { .. }) => {
+            eprintln!("Error from server (NotFound): {e}");
+            ExitCode::FAILURE
+        }
+        Err(e) => setup_error(&e.to_string()),
+    }
+}
