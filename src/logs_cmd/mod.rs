@@ -1,5 +1,5 @@
 //! `podscope logs POD`: kubectl-compatible `logs` (flags, stdout, stderr wording, exit codes),
-//! except that `-f` keeps following across container restarts (`docs/protocols.md` §2, issue #4).
+//! except that `-f` keeps following across container restarts (`docs/protocols.md` §2).
 
 mod follow;
 mod output;
