@@ -238,7 +238,7 @@ pub(crate) async fn pump(
     ctx: &Ctx,
     params: &LogParams,
     fmt: &LineFormat,
-    mut filter: ResumeFilter,
+    filter: &mut ResumeFilter,
     mut tracker: Option<&mut ResumeTracker>,
 ) -> Result<(), PumpError> {
     let body = ctx
@@ -257,7 +257,7 @@ pub(crate) async fn pump(
         let Some(batch) = batch else {
             return Ok(());
         };
-        let (bytes, _) = format_batch(fmt, batch, &mut filter, tracker.as_deref_mut());
+        let (bytes, _) = format_batch(fmt, batch, filter, tracker.as_deref_mut());
         if !bytes.is_empty() && ctx.out.send(Out::Stdout(bytes)).await.is_err() {
             return Err(PumpError::OutputClosed);
         }
@@ -348,7 +348,7 @@ async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
                     ..base.clone()
                 };
                 let fmt = ctx.format(c, false);
-                pump(&ctx, &params, &fmt, ResumeFilter::new(None), None).await?;
+                pump(&ctx, &params, &fmt, &mut ResumeFilter::new(None), None).await?;
             }
             Ok(())
         }
