@@ -246,9 +246,7 @@ async fn session_streams_over_websocket_like_http() {
     for transport in [LogTransport::Http, LogTransport::Websocket] {
         let target = common::sim::target(&sim, &ns, &name).await;
         let (tx, mut rx) = tokio::sync::mpsc::channel(1024);
-        let mut session = Session::start(target, tx)
-            .with_log_transport(transport)
-            .expect("transport usable with the simulator's kubeconfig");
+        let mut session = Session::start(target, tx).with_log_transport(transport);
         let follow = |stream, container: &str| Cmd::FollowLogs {
             stream,
             container: container.to_owned(),

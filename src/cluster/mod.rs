@@ -19,7 +19,6 @@ pub mod shell;
 mod task;
 pub mod tty;
 pub mod watch;
-pub mod ws_auth;
 
 pub use config::{ConnectError, ConnectOptions, Target, connect};
 pub use session::Session;

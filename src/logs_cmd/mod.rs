@@ -289,13 +289,7 @@ async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
     let opts = args.cluster.clone();
     let target = connect(&opts, &pod_name).await.map_err(Failure::client)?;
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
-    let source = LogSource::new(
-        args.log_transport,
-        api.clone(),
-        &target.config,
-        &target.namespace,
-    )
-    .map_err(Failure::client)?;
+    let source = LogSource::new(args.log_transport, &target.client, &target.namespace);
     let pod = match api.get(&pod_name).await {
         Ok(p) => p,
         // kubectl's resource builder words a missing pod this way (kubectl 1.32).
