@@ -3,7 +3,7 @@
 //! reason for an empty log). `update` carries out its [`Step`]s as `Cmd`s (`super::actions`).
 
 use crate::model::log_follow::LogFollow;
-pub use crate::model::log_follow::{Phase, Reopen, Role, Step, served_instance};
+pub use crate::model::log_follow::{Phase, Reopen, Role, Step};
 use crate::model::{ContainerSummary, LogLine, PodSummary};
 
 /// One container's reading state.
