@@ -277,7 +277,8 @@ impl LogFollow {
     /// The markers between the instance read so far and `c`'s current one, then its stream.
     fn next_instance(&mut self, c: &ContainerSummary, since: Option<Timestamp>) -> Vec<Step> {
         let inst = self.instance.unwrap_or(0);
-        // `finishedAt` has whole seconds: what the instance wrote in its last second is later.
+        // `finishedAt` has whole seconds: what the instance wrote in its last second is later
+        // (`docs/protocols.md` §2.4).
         let finished = c.last_state.as_ref().and_then(|t| t.finished_at);
         let at = finished.max(self.resume().map(|p| p.last_ts));
         let mut steps = Vec::new();
