@@ -285,3 +285,92 @@ async fn splitter_keeps_huge_lines_and_respects_batch_size() {
     assert_eq!(lines[2500].len(), 3 << 20);
     assert_eq!(lines[2501], b"tail without newline");
 }
+
+/// The follow state machine on its own (`model::log_follow`), as both drivers run it: an
+/// instance that ran 0 s has its marker stamped after its last line (its `finishedAt` has whole
+/// seconds), and a container that will not restart ends with `Done` after its tail.
+#[test]
+fn follow_machine_marks_after_the_last_line_and_stops_for_good() {
+    use podscope::model::log_follow::{LogFollow, Reopen, Role, Step};
+    use podscope::model::{ContainerKind, ContainerState, Terminated};
+
+    let app = |state, rc, last: Option<Terminated>| {
+        let mut c = common::container("app", ContainerKind::Main);
+        c.state = state;
+        c.restart_count = rc;
+        c.last_state = last;
+        common::pod("uid-1", vec![c])
+    };
+    let crash = Terminated {
+        reason: "Error".to_owned(),
+        exit_code: 1,
+        started_at: Some(ts("2025-01-01T00:00:10Z")),
+        finished_at: Some(ts("2025-01-01T00:00:10Z")),
+        ..Terminated::default()
+    };
+    let first = app(ContainerState::Running { started_at: None }, 0, None);
+    let (mut f, step) = LogFollow::start("app", first.container("app"), false);
+    assert_eq!(
+        step,
+        Step::Open {
+            role: Role::Live,
+            previous: false,
+            since: None
+        }
+    );
+    f.opened(1, Role::Live);
+    let dead = app(ContainerState::Terminated(crash.clone()), 0, None);
+    assert!(f.advance(&dead, Reopen::Always).is_empty(), "still reading");
+    assert!(f.keep(Some(ts("2025-01-01T00:00:10.4Z"))));
+    f.ended(false);
+    assert!(f.advance(&dead, Reopen::Always).is_empty(), "would race");
+    let next = app(
+        ContainerState::Running { started_at: None },
+        1,
+        Some(crash.clone()),
+    );
+    let tail = Step::Open {
+        role: Role::Tail,
+        previous: true,
+        since: Some(ts("2025-01-01T00:00:10Z")),
+    };
+    assert_eq!(f.advance(&next, Reopen::Always), [tail]);
+    f.opened(2, Role::Tail);
+    assert!(!f.keep(Some(ts("2025-01-01T00:00:10.4Z"))), "read before");
+    assert!(f.keep(Some(ts("2025-01-01T00:00:10.45Z"))));
+    f.ended(false);
+    let steps = f.advance(&next, Reopen::Always);
+    let [
+        Step::Marker(m),
+        Step::Open {
+            role: Role::Live, ..
+        },
+    ] = steps.as_slice()
+    else {
+        panic!("{steps:?}");
+    };
+    assert_eq!(m.text, "── restarted: Error, exit 1 after 0s ──");
+    assert_eq!(m.ts, Some(ts("2025-01-01T00:00:10.45Z")));
+    assert_eq!(m.instance, 0, "the marker closes instance 0");
+
+    // restartPolicy Never: the tail is the current log, then nothing more comes.
+    f.opened(3, Role::Live);
+    f.ended(false);
+    let mut done = app(ContainerState::Terminated(crash), 1, None);
+    done.restart_policy = "Never".to_owned();
+    let steps = f.advance(&done, Reopen::Always);
+    assert!(
+        matches!(
+            steps.as_slice(),
+            [Step::Open {
+                role: Role::Tail,
+                previous: false,
+                ..
+            }]
+        ),
+        "{steps:?}"
+    );
+    f.opened(4, Role::Tail);
+    f.ended(false);
+    assert_eq!(f.advance(&done, Reopen::Always), [Step::Done]);
+}

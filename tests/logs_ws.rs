@@ -3,7 +3,8 @@
 //! transport prints, errors keep the kubelet's message and exit code 1, at the protocol level
 //! both subprotocols (`binary.k8s.io` binary frames, `base64.binary.k8s.io` base64 text frames)
 //! carry the exact log bytes and end with a close frame 1000, and the log pane's stream yields
-//! the same lines over either transport. Following (`-f`) is in logs_follow.rs.
+//! the same lines over either transport, and credentials from an `exec` plugin work over the
+//! WebSocket as over HTTP. Following (`-f`) is in logs_follow.rs.
 
 mod common;
 
@@ -246,9 +247,7 @@ async fn session_streams_over_websocket_like_http() {
     for transport in [LogTransport::Http, LogTransport::Websocket] {
         let target = common::sim::target(&sim, &ns, &name).await;
         let (tx, mut rx) = tokio::sync::mpsc::channel(1024);
-        let mut session = Session::start(target, tx)
-            .with_log_transport(transport)
-            .expect("transport usable with the simulator's kubeconfig");
+        let mut session = Session::start(target, tx).with_log_transport(transport);
         let follow = |stream, container: &str| Cmd::FollowLogs {
             stream,
             container: container.to_owned(),
@@ -299,5 +298,47 @@ async fn session_streams_over_websocket_like_http() {
     };
     assert_eq!(texts(&got[0]), want);
     assert_eq!(got[1], got[0]);
+    sim.shutdown().await;
+}
+
+/// The WebSocket transport goes through kube-rs's client, so credentials only kube-rs knows how
+/// to get work over it too: here an `exec` credential plugin handing out the simulator's token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_uses_exec_plugin_credentials() {
+    let dir = case("04-");
+    let (name, ns) = name_ns(&dir);
+    let previous = std::fs::read(dir.join("logs-previous.txt")).expect("logs-previous.txt");
+    let sim = start_https(&dir).await;
+    let token = sim.token().expect("the HTTPS simulator requires a token");
+    let written = std::fs::read_to_string(sim.kubeconfig_path()).expect("kubeconfig");
+    let credential = format!(
+        r#"{{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{{"token":"{token}"}}}}"#
+    );
+    let exec = format!(
+        "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: echo\n      \
+         args: ['{credential}']\n      interactiveMode: Never\n"
+    );
+    let with_exec = written.replace(&format!("    token: {token}\n"), &exec);
+    assert_ne!(with_exec, written, "the token line was replaced");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let kubeconfig = tmp.path().join("kubeconfig");
+    std::fs::write(&kubeconfig, with_exec).expect("kubeconfig written");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_podscope"))
+        .args(["logs", &name, "-n", &ns, "--previous"])
+        .args(["--log-transport", "websocket", "--kubeconfig"])
+        .arg(&kubeconfig)
+        .env_remove("KUBECONFIG")
+        .output();
+    let out = tokio::time::timeout(Duration::from_secs(60), out)
+        .await
+        .expect("podscope finishes within 60 s")
+        .expect("podscope runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, previous);
     sim.shutdown().await;
 }

@@ -162,7 +162,63 @@ async fn following_survives_restarts_on_the_dynamic_simulator() {
     sim.shutdown().await;
 }
 
-/// Issue #4's hostile logs, served by the simulator: a title-setting OSC, a clear-screen CSI, an
+/// The seed's `crash` pod (logs its fatal line and exits 1 at once, so each instance runs "0s")
+/// on a clock 30× real time: every restart marker comes after every line of the instance it
+/// closes and before the next instance's lines, although `finishedAt` (whole seconds) is older
+/// than the instance's last line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crash_loop_markers_follow_the_last_line_of_their_instance() {
+    let start = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(2);
+    let scenario =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios/crash.yaml");
+    let sim = Simulator::start(SimConfig {
+        clock: SimClock::scaled(start, 30.0),
+        scenarios: vec![scenario],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    let (mut state, mut rx, mut session) = attached(&sim, "default", "crash", start).await;
+    for cmd in update(&mut state, key(KeyCode::Char('l'))) {
+        session.execute(&cmd);
+    }
+    let lines = |s: &State| -> Vec<(i32, bool, String)> {
+        (0..s.logs.view_len())
+            .filter_map(|p| s.logs.view_line(p))
+            .map(|(_, l)| {
+                let marker = l.kind == podscope::model::LineKind::Marker;
+                (l.instance, marker, l.text.clone())
+            })
+            .collect()
+    };
+    drive(&mut state, &mut rx, &mut session, "three restarts", |s| {
+        let got = lines(s);
+        got.iter().filter(|(_, m, _)| *m).count() >= 3 && got.iter().any(|(i, m, _)| *i == 3 && !m)
+    })
+    .await;
+    let got = lines(&state);
+    for (at, (closed, _, text)) in got.iter().enumerate().filter(|(_, (_, m, _))| *m) {
+        assert!(text.starts_with("── restarted: Error, exit 1"), "{got:#?}");
+        let (before, after) = got.split_at(at);
+        assert!(
+            after.iter().all(|(i, m, _)| *m || i > closed),
+            "a line of instance {closed} after its marker: {got:#?}"
+        );
+        assert!(
+            before.iter().all(|(i, m, _)| *m || i <= closed),
+            "a later instance's line before the marker of {closed}: {got:#?}"
+        );
+        assert!(
+            before.iter().any(|(i, m, _)| !m && i == closed),
+            "instance {closed} logged before its marker: {got:#?}"
+        );
+    }
+    update(&mut state, Msg::Quit);
+    session.execute(&Cmd::Quit);
+    sim.shutdown().await;
+}
+
+/// Hostile logs, served by the simulator: a title-setting OSC, a clear-screen CSI, an
 /// OSC 52 clipboard write and a 1 MB line. None of the escapes reaches the rendered buffer, and
 /// the 1 MB line is kept whole and shown cut with its marker.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -270,3 +270,95 @@ fn the_buffer_is_bounded_and_the_title_counts_dropped_lines() {
     assert!(screen.contains("7 older lines dropped"), "{screen}");
     assert_eq!(podscope::app::logs::thousands(12_345), "12,345");
 }
+
+/// A line of `app` stamped `at(s)` plus `ms` milliseconds.
+fn raw_ms(s: i64, ms: i64, text: &str) -> podscope::model::LogLine {
+    let ts = (at(s) + jiff::SignedDuration::from_millis(ms)).strftime("%Y-%m-%dT%H:%M:%S.%9fZ");
+    podscope::model::LogLine::from_raw("app", 0, &format!("{ts} {text}"))
+}
+
+/// The crash scenario: an instance that logs its fatal line and exits at once runs "0s", its
+/// `finishedAt` (whole seconds) falls before its last lines; the marker still comes after every
+/// line of the instance it closes, lines read after the terminated status was seen included,
+/// and before the next instance's lines of the same second.
+#[test]
+fn the_marker_of_an_instance_that_ran_0s_comes_after_its_last_line() {
+    let mut s = opened();
+    update(&mut s, lines_msg(1, vec![raw_ms(10, 100, "starting")]));
+    let crash = Terminated {
+        reason: "Error".to_owned(),
+        exit_code: 1,
+        started_at: Some(at(10)),
+        finished_at: Some(at(10)),
+        ..Terminated::default()
+    };
+    // The status shows the instance dead before its stream delivered the fatal line.
+    let dead = app_with(ContainerState::Terminated(crash.clone()), 0, None, None);
+    assert!(pane_cmds(update(&mut s, Msg::PodApplied(Box::new(dead)))).is_empty());
+    update(
+        &mut s,
+        lines_msg(1, vec![raw_ms(10, 400, "fatal: no config")]),
+    );
+    assert!(update(&mut s, stream_ended(1)).is_empty());
+    // The first restart is immediate: the next instance runs at once, in the same second.
+    let running = |rc| {
+        app_with(
+            ContainerState::Running {
+                started_at: Some(at(10)),
+            },
+            rc,
+            Some(crash.clone()),
+            None,
+        )
+    };
+    let cmds = pane_cmds(update(&mut s, Msg::PodApplied(Box::new(running(1)))));
+    assert_eq!(
+        cmds,
+        vec![Cmd::FollowLogs {
+            stream: 2,
+            container: "app".to_owned(),
+            previous: true,
+            since: Some(at(10)),
+            tail_lines: None,
+        }]
+    );
+    // The tail repeats what was read and adds the line the instance wrote last.
+    update(
+        &mut s,
+        lines_msg(
+            2,
+            vec![
+                raw_ms(10, 100, "starting"),
+                raw_ms(10, 400, "fatal: no config"),
+                raw_ms(10, 450, "exiting"),
+            ],
+        ),
+    );
+    let cmds = pane_cmds(update(&mut s, stream_ended(2)));
+    assert_eq!(
+        cmds,
+        vec![Cmd::FollowLogs {
+            stream: 3,
+            container: "app".to_owned(),
+            previous: false,
+            since: Some(at(10)),
+            tail_lines: None,
+        }]
+    );
+    update(&mut s, lines_msg(3, vec![raw_ms(10, 700, "starting")]));
+    let marker = "── restarted: Error, exit 1 after 0s ──";
+    assert_eq!(
+        texts(&s),
+        [
+            "starting",
+            "fatal: no config",
+            "exiting",
+            marker,
+            "starting"
+        ]
+    );
+    assert_eq!(
+        s.logs.view_line(3).expect("marker").1.kind,
+        LineKind::Marker
+    );
+}

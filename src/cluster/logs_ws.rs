@@ -1,6 +1,8 @@
 //! `pods/log` over a WebSocket (`--log-transport websocket`), for proxies that pass only
-//! WebSockets: the same URL and query as the HTTP GET kube-rs makes, upgraded with
-//! tokio-tungstenite; the frames' bytes become a [`LogBody`] for the same [`LineBatcher`]
+//! WebSockets: the same URL and query as the HTTP GET kube-rs makes, sent through the same
+//! `kube::Client` with the upgrade headers (as kube-rs upgrades exec/attach), so a kubeconfig that
+//! works over HTTP works here too (the same credentials, exec plugins included, TLS and proxy).
+//! The frames' bytes become a [`LogBody`] for the same [`LineBatcher`]
 //! (`crate::cluster::logs::LineBatcher`) the HTTP body feeds.
 //!
 //! Wire facts (`docs/protocols.md` §2; apimachinery `wsstream.Reader`): the client offers
@@ -10,9 +12,10 @@
 //! with code 1000 ends the log. A refused upgrade (4xx/5xx) carries the usual `Status`, mapped to
 //! [`LogError::Server`] as over HTTP.
 //!
-//! Credentials and TLS come from the resolved `kube::Config` ([`super::ws_auth`]: CA data or
-//! file, insecure-skip-tls-verify, bearer token / token file, basic auth, client certificates,
-//! impersonation); exec plugins, auth providers and `proxy-url` are refused with a message.
+//! `kube::Client::connect` cannot be used as it is: it overwrites `Sec-WebSocket-Protocol` with
+//! the exec channels and rejects any other answer (`docs/protocols.md` §3.4). So the upgrade is
+//! sent with `Client::send` (the client's whole middleware: base URL, credentials, TLS, proxy),
+//! checked here as `connect` checks it, and taken over with `hyper::upgrade::on`.
 
 use std::io;
 use std::sync::Arc;
@@ -21,20 +24,19 @@ use std::time::Duration;
 use base64::Engine as _;
 use bytes::Bytes;
 use futures::{StreamExt as _, TryStreamExt as _};
-use http::{HeaderMap, HeaderValue, header};
+use http::{HeaderValue, Request, StatusCode, header};
+use hyper_util::rt::TokioIo;
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use kube::api::LogParams;
-use rustls::ClientConfig;
-use rustls::pki_types::ServerName;
-use tokio::io::{AsyncRead, AsyncWrite};
-use tokio_tungstenite::tungstenite;
+use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
+use tokio_tungstenite::tungstenite::handshake::client::generate_key;
+use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
+use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use super::logs::{LogBody, LogError, open};
-use super::ws_auth::{WsAuthError, request_headers, tls_config};
 
 /// Which transport reads `pods/log` (`--log-transport`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -66,31 +68,17 @@ impl WsSubprotocol {
     }
 }
 
-/// Opens `pods/log` WebSockets for one namespace of one cluster.
+/// Opens `pods/log` WebSockets for one namespace through a `kube::Client`.
 #[derive(Clone)]
 pub struct WsLogClient {
-    /// `http`/`https`, host and port, and the server's path prefix (no trailing `/`).
-    scheme: String,
-    host: String,
-    port: u16,
-    prefix: String,
+    client: kube::Client,
     namespace: String,
-    tls: Option<(Arc<ClientConfig>, ServerName<'static>)>,
-    headers: HeaderMap,
     offers: Vec<WsSubprotocol>,
-    connect_timeout: Option<Duration>,
 }
 
 impl std::fmt::Debug for WsLogClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WsLogClient")
-            .field(
-                "server",
-                &format!(
-                    "{}://{}:{}{}",
-                    self.scheme, self.host, self.port, self.prefix
-                ),
-            )
             .field("namespace", &self.namespace)
             .field("offers", &self.offers)
             .finish_non_exhaustive()
@@ -98,40 +86,15 @@ impl std::fmt::Debug for WsLogClient {
 }
 
 impl WsLogClient {
-    /// A client for `config`'s server and credentials, reading pods in `namespace`; offers
-    /// `binary.k8s.io` then `base64.binary.k8s.io`. Errors: credentials or TLS settings this
-    /// transport cannot use (see the module docs), one line each.
-    pub fn new(config: &kube::Config, namespace: &str) -> Result<WsLogClient, WsAuthError> {
-        if config.proxy_url.is_some() {
-            return Err(WsAuthError(
-                "--log-transport websocket does not support proxy-url; use --log-transport http"
-                    .into(),
-            ));
-        }
-        let url = &config.cluster_url;
-        let scheme = url.scheme_str().unwrap_or("https").to_owned();
-        let host = url
-            .host()
-            .ok_or_else(|| WsAuthError(format!("server {url} has no host")))?
-            .to_owned();
-        let tls_on = scheme == "https";
-        let port = url.port_u16().unwrap_or(if tls_on { 443 } else { 80 });
-        let tls = if tls_on {
-            Some(tls_config(config, &host)?)
-        } else {
-            None
-        };
-        Ok(WsLogClient {
-            scheme,
-            host,
-            port,
-            prefix: url.path().trim_end_matches('/').to_owned(),
+    /// A client reading pods in `namespace` through `client` (its server, credentials, TLS and
+    /// proxy); offers `binary.k8s.io` then `base64.binary.k8s.io`.
+    #[must_use]
+    pub fn new(client: kube::Client, namespace: &str) -> WsLogClient {
+        WsLogClient {
+            client,
             namespace: namespace.to_owned(),
-            tls,
-            headers: request_headers(config)?,
             offers: vec![WsSubprotocol::Binary, WsSubprotocol::Base64],
-            connect_timeout: config.connect_timeout,
-        })
+        }
     }
 
     /// The same client offering only `offers`, in this order (the server takes the first it
@@ -144,92 +107,107 @@ impl WsLogClient {
 
     /// Opens `GET …/namespaces/{ns}/pods/{pod}/log?{params}` as a WebSocket and returns its bytes
     /// as a body. Errors: [`LogError::Server`] with the server's `Status` when it refuses the
-    /// upgrade (404 unknown pod, the kubelet's 400s, 401/403 …), else [`LogError::Transport`].
+    /// upgrade (404 unknown pod, the kubelet's 400s, 401/403 …), else [`LogError::Transport`]
+    /// (the request could not be sent, or the answer is not a valid upgrade, RFC 6455 §4.1).
     pub async fn open(&self, pod: &str, params: &LogParams) -> Result<LogBody, LogError> {
         let base = <Pod as kube::Resource>::url_path(&(), Some(&self.namespace));
         let req = kube::core::Request::new(base)
             .logs(pod, params)
             .map_err(|e| LogError::Transport(e.to_string()))?;
-        let ws_scheme = if self.tls.is_some() { "wss" } else { "ws" };
-        let url = format!(
-            "{ws_scheme}://{}:{}{}{}",
-            self.host,
-            self.port,
-            self.prefix,
-            req.uri()
+        let (mut parts, body) = req.into_parts();
+        let key = generate_key();
+        let h = &mut parts.headers;
+        h.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
+        h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
+        h.insert(
+            header::SEC_WEBSOCKET_VERSION,
+            HeaderValue::from_static("13"),
         );
-        let mut request = url
-            .as_str()
-            .into_client_request()
-            .map_err(|e| LogError::Transport(format!("log WebSocket request {url}: {e}")))?;
-        for (k, v) in &self.headers {
-            request.headers_mut().append(k, v.clone());
-        }
+        h.insert(
+            header::SEC_WEBSOCKET_KEY,
+            transport(HeaderValue::from_str(&key))?,
+        );
         let offers: Vec<&str> = self.offers.iter().map(|p| p.name()).collect();
         if !offers.is_empty() {
-            let v = HeaderValue::from_str(&offers.join(", "))
-                .map_err(|e| LogError::Transport(e.to_string()))?;
-            request
-                .headers_mut()
-                .insert(header::SEC_WEBSOCKET_PROTOCOL, v);
+            let v = transport(HeaderValue::from_str(&offers.join(", ")))?;
+            h.insert(header::SEC_WEBSOCKET_PROTOCOL, v);
         }
-        let connect = async {
-            let host = self.host.trim_start_matches('[').trim_end_matches(']');
-            let tcp = tokio::net::TcpStream::connect((host, self.port)).await?;
-            let _ = tcp.set_nodelay(true);
-            Ok::<_, io::Error>(tcp)
-        };
-        let tcp = match self.connect_timeout {
-            Some(t) => tokio::time::timeout(t, connect)
-                .await
-                .map_err(|_| LogError::Transport(format!("connecting to {url} timed out")))?,
-            None => connect.await,
+        let request = Request::from_parts(parts, kube::client::Body::from(body));
+        let res = self.client.send(request).await?;
+        let status = res.status();
+        if status.is_client_error() || status.is_server_error() {
+            let body = res.into_body().collect_bytes().await.unwrap_or_default();
+            return Err(refused(status, &body));
         }
-        .map_err(|e| LogError::Transport(format!("connecting to {url}: {e}")))?;
-        match &self.tls {
-            Some((cfg, name)) => {
-                let tls = tokio_rustls::TlsConnector::from(cfg.clone())
-                    .connect(name.clone(), tcp)
-                    .await
-                    .map_err(|e| LogError::Transport(format!("TLS with {url}: {e}")))?;
-                handshake(request, tls).await
-            }
-            None => handshake(request, tcp).await,
+        if status != StatusCode::SWITCHING_PROTOCOLS {
+            return Err(LogError::Transport(format!(
+                "log WebSocket upgrade answered {status}"
+            )));
         }
+        verify(res.headers(), &key, &offers)?;
+        let upgraded = hyper::upgrade::on(res)
+            .await
+            .map_err(|e| LogError::Transport(format!("log WebSocket upgrade: {e}")))?;
+        let ws = WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Client, None).await;
+        Ok(body_of(ws))
+    }
+}
+
+fn transport<T, E: std::fmt::Display>(r: Result<T, E>) -> Result<T, LogError> {
+    r.map_err(|e| LogError::Transport(e.to_string()))
+}
+
+/// Checks a `101` answer (RFC 6455 §4.1): `Upgrade: websocket`, `Sec-WebSocket-Accept` derived
+/// from `key`, and a subprotocol among `offers` (none when none was offered).
+fn verify(h: &http::HeaderMap, key: &str, offers: &[&str]) -> Result<(), LogError> {
+    let bad = |what: &str| {
+        Err(LogError::Transport(format!(
+            "log WebSocket upgrade: {what}"
+        )))
+    };
+    let upgrade = h.get(header::UPGRADE).and_then(|v| v.to_str().ok());
+    if !upgrade.is_some_and(|v| v.eq_ignore_ascii_case("websocket")) {
+        return bad("the answer's Upgrade header is not websocket");
+    }
+    let accept = h
+        .get(header::SEC_WEBSOCKET_ACCEPT)
+        .map(HeaderValue::as_bytes);
+    if accept != Some(derive_accept_key(key.as_bytes()).as_bytes()) {
+        return bad("Sec-WebSocket-Accept does not match the key");
+    }
+    let chosen = h
+        .get(header::SEC_WEBSOCKET_PROTOCOL)
+        .and_then(|v| v.to_str().ok());
+    match chosen {
+        None if offers.is_empty() => Ok(()),
+        Some(p) if offers.contains(&p) => Ok(()),
+        other => bad(&format!(
+            "the server chose subprotocol {other:?}, offered {offers:?}"
+        )),
     }
 }
 
 /// The `Status` of a refused upgrade, or its bare code and text.
-fn refused(resp: &tungstenite::handshake::client::Response) -> LogError {
-    let code = resp.status().as_u16();
-    let body = resp.body().as_deref().unwrap_or_default();
+fn refused(code: StatusCode, body: &[u8]) -> LogError {
     let status: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
     let field = |k: &str| status.get(k).and_then(|v| v.as_str()).map(str::to_owned);
     let text = String::from_utf8_lossy(body).trim().to_owned();
     LogError::Server {
-        code,
-        reason: field("reason")
-            .unwrap_or_else(|| resp.status().canonical_reason().unwrap_or("").to_owned()),
+        code: code.as_u16(),
+        reason: field("reason").unwrap_or_else(|| code.canonical_reason().unwrap_or("").to_owned()),
         message: field("message").unwrap_or(if text.is_empty() {
-            resp.status().to_string()
+            code.to_string()
         } else {
             text
         }),
     }
 }
 
-async fn handshake<S>(
-    request: tungstenite::handshake::client::Request,
-    io: S,
-) -> Result<LogBody, LogError>
+/// The log bytes the frames of `ws` carry, as a body.
+fn body_of<S>(ws: WebSocketStream<S>) -> LogBody
 where
-    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
-    let (ws, _resp) = match tokio_tungstenite::client_async(request, io).await {
-        Ok(ok) => ok,
-        Err(tungstenite::Error::Http(resp)) => return Err(refused(&resp)),
-        Err(e) => return Err(LogError::Transport(format!("log WebSocket handshake: {e}"))),
-    };
     let frames = futures::stream::unfold(Some(ws), |state| async move {
         let mut ws = state?;
         loop {
@@ -267,7 +245,7 @@ where
             return Some((item, next));
         }
     });
-    Ok(Box::pin(Box::pin(frames).into_async_read()))
+    Box::pin(Box::pin(frames).into_async_read())
 }
 
 /// Where log streams are read from: kube-rs's HTTP GET or a [`WsLogClient`].
@@ -290,20 +268,15 @@ impl std::fmt::Debug for LogSource {
 }
 
 impl LogSource {
-    /// The source for `transport`: `api` itself for HTTP, a [`WsLogClient`] built from `config`
-    /// for the pods of `api`'s namespace otherwise. Errors: see [`WsLogClient::new`].
-    pub fn new(
-        transport: LogTransport,
-        api: Api<Pod>,
-        config: &kube::Config,
-        namespace: &str,
-    ) -> Result<LogSource, WsAuthError> {
-        Ok(match transport {
-            LogTransport::Http => LogSource::Http(api),
+    /// The source for `transport` reading the pods of `namespace` through `client`.
+    #[must_use]
+    pub fn new(transport: LogTransport, client: &kube::Client, namespace: &str) -> LogSource {
+        match transport {
+            LogTransport::Http => LogSource::Http(Api::namespaced(client.clone(), namespace)),
             LogTransport::Websocket => {
-                LogSource::WebSocket(Arc::new(WsLogClient::new(config, namespace)?))
+                LogSource::WebSocket(Arc::new(WsLogClient::new(client.clone(), namespace)))
             }
-        })
+        }
     }
 
     /// Opens the log of `pod` with `params`. Errors: as [`open`] / [`WsLogClient::open`].

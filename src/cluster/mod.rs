@@ -18,7 +18,6 @@ pub mod session;
 pub mod shell;
 pub mod tty;
 pub mod watch;
-pub mod ws_auth;
 
 pub use config::{ConnectError, ConnectOptions, Target, connect};
 pub use session::Session;

@@ -12,7 +12,6 @@ use super::config::Target;
 use super::logs::{StreamSpec, stream_task_from};
 use super::logs_ws::{LogSource, LogTransport};
 use super::watch::{watch_events, watch_pod};
-use super::ws_auth::WsAuthError;
 use crate::app::{Cmd, Msg};
 use tokio_util::task::AbortOnDropHandle;
 
@@ -93,18 +92,16 @@ impl Session {
         self.tx.clone()
     }
 
-    /// Reads log streams over `transport` from now on (default HTTP). Errors: the kubeconfig's
-    /// credentials or TLS settings cannot be used over a WebSocket (see
-    /// [`crate::cluster::ws_auth`]).
-    pub fn with_log_transport(mut self, transport: LogTransport) -> Result<Session, WsAuthError> {
-        let api: Api<Pod> = Api::namespaced(self.target.client.clone(), &self.target.namespace);
+    /// Reads log streams over `transport` from now on (default HTTP), through the session's
+    /// `kube::Client` either way.
+    #[must_use]
+    pub fn with_log_transport(mut self, transport: LogTransport) -> Session {
         self.log_source = Some(LogSource::new(
             transport,
-            api,
-            &self.target.config,
+            &self.target.client,
             &self.target.namespace,
-        )?);
-        Ok(self)
+        ));
+        self
     }
 
     /// Carries out one effect returned by `update` (spawning or aborting tasks).
@@ -197,7 +194,7 @@ impl Session {
                         LogSource::WebSocket(_) => LogTransport::Websocket,
                     };
                     self.log_source =
-                        LogSource::new(transport, api.clone(), &self.target.config, namespace).ok();
+                        Some(LogSource::new(transport, &self.target.client, namespace));
                 }
                 self.pod_watch = Some(AbortOnDropHandle::new(tokio::spawn(watch_pod(
                     api,

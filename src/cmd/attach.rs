@@ -66,10 +66,7 @@ pub async fn run_tui_with(
     state.preferred_container.clone_from(&args.container);
     state.shells = crate::app::shell::shells(args.shell.as_deref());
     state.logs = crate::app::logs::LogPane::new(args.log_lines);
-    let mut session = match Session::start(target, tx).with_log_transport(args.log_transport) {
-        Ok(s) => s,
-        Err(e) => return Ok(setup_error(&e.to_string())),
-    };
+    let mut session = Session::start(target, tx).with_log_transport(args.log_transport);
     state.can_switch = lister.is_some();
     if let Some(l) = lister {
         session.set_pod_lister(l);

@@ -270,7 +270,7 @@ pub fn display_truncate(text: &str, max_bytes: usize) -> Cow<'_, str> {
 }
 
 /// The log lines kept for display: at most `capacity` lines, oldest evicted first, and a count
-/// of evicted lines so the view can say how many are gone (issue #4). Lines of any length are
+/// of evicted lines so the view can say how many are gone. Lines of any length are
 /// kept whole.
 #[derive(Debug, Clone)]
 pub struct LogBuffer {

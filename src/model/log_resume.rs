@@ -1,5 +1,5 @@
 //! Following a container's log across restarts: where to resume, which re-fetched lines are
-//! duplicates, and the marker lines (`docs/protocols.md` §2.4, issue #4).
+//! duplicates, and the marker lines (`docs/protocols.md` §2.4).
 //!
 //! The kubelet ends a follow stream when the container stops; the client re-requests with
 //! `sinceTime`. The server compares `sinceTime` per line (line time ≥ sinceTime is sent), and
@@ -184,6 +184,17 @@ impl ResumeTracker {
             self.token.extend_from_slice(token);
             self.count = 1;
         }
+    }
+
+    /// Records a line whose timestamp is already parsed (`ts`): the tokens seen so far are folded
+    /// into the starting point first, so both kinds of input may follow each other.
+    pub fn observe_ts(&mut self, ts: Timestamp) {
+        if !self.token.is_empty() {
+            self.base = self.point();
+            self.token.clear();
+            self.count = 0;
+        }
+        ResumePoint::observe(&mut self.base, ts);
     }
 
     /// Where the stream left off: the last token seen (if it parses) with its line count, merged

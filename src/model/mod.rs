@@ -11,6 +11,7 @@ pub mod event;
 pub mod forward;
 pub mod forward_status;
 pub mod log;
+pub mod log_follow;
 pub mod log_resume;
 pub mod pod;
 pub mod pod_ref;

@@ -9,7 +9,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{section, sgr, width};
-use crate::app::logs::follow::Phase;
 use crate::app::logs::{InputKind, thousands};
 use crate::app::state::State;
 use crate::model::{LineKind, LogLine};
@@ -35,7 +34,7 @@ pub fn title(state: &State) -> String {
     } else {
         p.follows
             .first()
-            .map(|f| f.container.clone())
+            .map(|f| f.container().to_owned())
             .or_else(|| state.selected_container().map(|c| c.name.clone()))
             .unwrap_or_default()
     };
@@ -115,7 +114,7 @@ fn empty_text(state: &State) -> Vec<Line<'static>> {
         .filter_map(|f| {
             let note = f.note.as_ref()?;
             let text = if p.all {
-                format!("{}: {note}", f.container)
+                format!("{}: {note}", f.container())
             } else {
                 note.clone()
             };
@@ -125,10 +124,7 @@ fn empty_text(state: &State) -> Vec<Line<'static>> {
     if !notes.is_empty() {
         return notes;
     }
-    let reading = p
-        .follows
-        .iter()
-        .any(|f| matches!(f.phase, Phase::Reading { .. }));
+    let reading = p.follows.iter().any(|f| f.stream().is_some());
     vec![Line::styled(
         if reading {
             "loading…"

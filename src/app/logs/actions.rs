@@ -3,7 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::follow::{Follow, Role, Step};
+use super::follow::{Follow, Reopen, Role, Step};
 use super::search::Needle;
 use super::{Input, InputKind, LogPane};
 use crate::app::Cmd;
@@ -65,7 +65,7 @@ fn run_steps(pane: &mut LogPane, idx: usize, steps: Vec<Step>) -> Vec<Cmd> {
                 let first_read = since.is_none() && role != Role::Tail;
                 cmds.push(Cmd::FollowLogs {
                     stream,
-                    container: f.container.clone(),
+                    container: f.container().to_owned(),
                     previous,
                     since,
                     tail_lines: first_read
@@ -73,6 +73,8 @@ fn run_steps(pane: &mut LogPane, idx: usize, steps: Vec<Step>) -> Vec<Cmd> {
                 });
             }
             Step::Marker(line) => pane.insert(vec![line]),
+            // The pane keeps showing what was read; nothing more will come.
+            Step::Done => {}
         }
     }
     cmds
@@ -104,7 +106,7 @@ pub fn ended(state: &mut State, stream: u64, reason: Option<&str>) -> Vec<Cmd> {
     let Some(pod) = state.pod.as_ref() else {
         return Vec::new();
     };
-    let steps = state.logs.follows[idx].advance(pod, false);
+    let steps = state.logs.follows[idx].advance(pod, Reopen::Never);
     run_steps(&mut state.logs, idx, steps)
 }
 
@@ -126,12 +128,7 @@ pub fn pod_changed(state: &mut State, reload_needed: bool) -> Vec<Cmd> {
             .into_iter()
             .collect()
     };
-    let have: Vec<&str> = state
-        .logs
-        .follows
-        .iter()
-        .map(|f| f.container.as_str())
-        .collect();
+    let have: Vec<&str> = state.logs.follows.iter().map(Follow::container).collect();
     if reload_needed || wanted != have {
         return reload(state);
     }
@@ -140,11 +137,7 @@ pub fn pod_changed(state: &mut State, reload_needed: bool) -> Vec<Cmd> {
         let Some(pod) = state.pod.as_ref() else {
             continue;
         };
-        let f = &mut state.logs.follows[idx];
-        if let Some(c) = pod.container(&f.container) {
-            f.observe(c);
-        }
-        let steps = f.advance(pod, true);
+        let steps = state.logs.follows[idx].advance(pod, Reopen::OnError);
         if !steps.is_empty() {
             state.dirty = true;
         }
@@ -353,7 +346,7 @@ fn save(state: &mut State) -> Vec<Cmd> {
     } else {
         pane.follows
             .first()
-            .map_or_else(|| "none".to_owned(), |f| f.container.clone())
+            .map_or_else(|| "none".to_owned(), |f| f.container().to_owned())
     };
     let stamp = state.now.strftime("%Y%m%dT%H%M%SZ").to_string();
     let safe = |s: &str| s.replace(['/', '\\'], "_");

@@ -233,7 +233,7 @@ impl LogPane {
 
     /// The containers whose lines are shown.
     fn shows(&self, container: &str) -> bool {
-        self.follows.iter().any(|f| f.container == container)
+        self.follows.iter().any(|f| f.container() == container)
     }
 
     /// Replaces the woven-in event lines with `events` about the shown containers (and the pod

@@ -239,7 +239,7 @@ pub(crate) async fn pump(
     ctx: &Ctx,
     params: &LogParams,
     fmt: &LineFormat,
-    mut filter: ResumeFilter,
+    filter: &mut ResumeFilter,
     mut tracker: Option<&mut ResumeTracker>,
 ) -> Result<(), PumpError> {
     let body = ctx
@@ -258,7 +258,7 @@ pub(crate) async fn pump(
         let Some(batch) = batch else {
             return Ok(());
         };
-        let (bytes, _) = format_batch(fmt, batch, &mut filter, tracker.as_deref_mut());
+        let (bytes, _) = format_batch(fmt, batch, filter, tracker.as_deref_mut());
         if !bytes.is_empty() && ctx.out.send(Out::Stdout(bytes)).await.is_err() {
             return Err(PumpError::OutputClosed);
         }
@@ -284,13 +284,7 @@ async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
     let opts = args.cluster.clone();
     let target = connect(&opts, &pod_name).await.map_err(Failure::client)?;
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
-    let source = LogSource::new(
-        args.log_transport,
-        api.clone(),
-        &target.config,
-        &target.namespace,
-    )
-    .map_err(Failure::client)?;
+    let source = LogSource::new(args.log_transport, &target.client, &target.namespace);
     let pod = match api.get(&pod_name).await {
         Ok(p) => p,
         // kubectl's resource builder words a missing pod this way (kubectl 1.32).
@@ -343,7 +337,7 @@ async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
                     ..base.clone()
                 };
                 let fmt = ctx.format(c, false);
-                pump(&ctx, &params, &fmt, ResumeFilter::new(None), None).await?;
+                pump(&ctx, &params, &fmt, &mut ResumeFilter::new(None), None).await?;
             }
             Ok(())
         }
