@@ -22,7 +22,9 @@ pub mod layout;
 pub mod logs;
 pub mod sgr;
 pub mod switcher;
-pub mod theme;
+/// The styles live outside `ui` ([`crate::theme`]) so the core can hold them as data; this
+/// re-export keeps the `ui::theme` path.
+pub use crate::theme;
 pub mod width;
 
 use ratatui::Frame;
