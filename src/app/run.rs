@@ -1,6 +1,9 @@
 //! The impure loop: terminal, input, the 1 Hz clock, signals, the message channel, drawing.
 //!
-//! The only place in `app/` and `ui/` that reads the clock (`Timestamp::now` for `Msg::Tick`).
+//! The only place in `app/` and `ui/` that reads the clock ([`Clock`], for `Msg::Tick`). It is
+//! also the one file of `app/` that uses the view (`ui::view` to draw, `ui::extents` to measure
+//! the scroll limits it reports as `Msg::Measured`): drawing is the loop's effect, and the core
+//! (`update`) stays free of the view.
 
 use std::time::Duration;
 
@@ -18,7 +21,39 @@ pub const TICK_INTERVAL: Duration = Duration::from_secs(1);
 /// Most queued messages applied before one draw (bounds latency under a burst).
 pub const DRAIN_MAX: usize = 64;
 
-/// Runs the TUI until `q`/Ctrl-C, SIGTERM/SIGHUP, or the input stream ends.
+/// The TUI's clock: the wall clock shifted so that it read `start` when the loop began
+/// (`--now T` starts it at T and lets it run from there; without `--now`, `start` is the wall
+/// clock and the offset is zero).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    /// `start` minus the wall clock at the start.
+    offset: jiff::SignedDuration,
+}
+
+impl Clock {
+    /// A clock reading `start` when the wall clock reads `wall`.
+    #[must_use]
+    pub fn starting_at(start: jiff::Timestamp, wall: jiff::Timestamp) -> Clock {
+        Clock {
+            offset: start.duration_since(wall),
+        }
+    }
+
+    /// The clock's reading when the wall clock reads `wall` (saturating at the ends of time).
+    #[must_use]
+    pub fn at(&self, wall: jiff::Timestamp) -> jiff::Timestamp {
+        wall.checked_add(self.offset).unwrap_or(wall)
+    }
+
+    /// The clock's reading now.
+    #[must_use]
+    pub fn now(&self) -> jiff::Timestamp {
+        self.at(jiff::Timestamp::now())
+    }
+}
+
+/// Runs the TUI until `q`/Ctrl-C, SIGTERM/SIGHUP, or the input stream ends. The clock starts at
+/// `state.now` (the `--now` time, or the wall clock) and runs at the wall clock's pace.
 ///
 /// Call after `color_eyre::install()`; `ratatui::init` chains its panic hook after it, and
 /// `ratatui::restore` runs on every return path here.
@@ -30,8 +65,9 @@ pub async fn run(
     mut rx: Receiver<Msg>,
     mut session: Session,
 ) -> color_eyre::Result<()> {
+    let clock = Clock::starting_at(state.now, jiff::Timestamp::now());
     let mut terminal = ratatui::init();
-    let result = event_loop(&mut terminal, &mut state, &mut rx, &mut session).await;
+    let result = event_loop(&mut terminal, &mut state, &mut rx, &mut session, clock).await;
     ratatui::restore();
     result
 }
@@ -129,6 +165,7 @@ async fn event_loop(
     state: &mut State,
     rx: &mut Receiver<Msg>,
     session: &mut Session,
+    clock: Clock,
 ) -> color_eyre::Result<()> {
     let mut input = Some(EventStream::new());
     let mut tick = tokio::time::interval(TICK_INTERVAL);
@@ -138,10 +175,19 @@ async fn event_loop(
     let mut channel_open = true;
     loop {
         if state.dirty {
+            let mut size = (0, 0);
             terminal
-                .draw(|frame| crate::ui::view(frame, state))
+                .draw(|frame| {
+                    crate::ui::view(frame, state);
+                    size = (frame.area().width, frame.area().height);
+                })
                 .wrap_err("drawing the screen")?;
             state.dirty = false;
+            let extents = crate::ui::extents(state, size.0, size.1);
+            if extents != state.extents {
+                // Only clamps scrolls: no effects.
+                let _ = update(state, Msg::Measured(extents));
+            }
         }
         let first = tokio::select! {
             biased;
@@ -154,7 +200,7 @@ async fn event_loop(
             },
             _ = sigterm.recv() => Msg::Quit,
             _ = sighup.recv() => Msg::Quit,
-            _ = tick.tick() => Msg::Tick(jiff::Timestamp::now()),
+            _ = tick.tick() => Msg::Tick(clock.now()),
             msg = rx.recv(), if channel_open => match msg {
                 Some(msg) => msg,
                 None => {
@@ -197,5 +243,32 @@ async fn event_loop(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Clock;
+
+    #[test]
+    fn a_clock_started_at_now_runs_from_there_at_the_wall_clocks_pace() {
+        let start: jiff::Timestamp = "2020-07-16T08:08:48Z".parse().expect("time");
+        let wall: jiff::Timestamp = "2026-12-01T13:00:00Z".parse().expect("time");
+        let clock = Clock::starting_at(start, wall);
+        assert_eq!(clock.at(wall), start);
+        let later = wall + jiff::SignedDuration::from_secs(90);
+        assert_eq!(
+            clock.at(later).to_string(),
+            "2020-07-16T08:10:18Z",
+            "90 s of wall clock later"
+        );
+    }
+
+    #[test]
+    fn without_now_the_clock_is_the_wall_clock() {
+        let wall: jiff::Timestamp = "2026-12-01T13:00:00Z".parse().expect("time");
+        let clock = Clock::starting_at(wall, wall);
+        let later = wall + jiff::SignedDuration::from_secs(5);
+        assert_eq!(clock.at(later), later);
     }
 }

@@ -16,6 +16,7 @@ pub mod once;
 pub mod session;
 pub mod session_tools;
 pub mod shell;
+pub mod target_tx;
 mod task;
 pub mod tty;
 pub mod watch;
@@ -23,3 +24,4 @@ pub mod ws_auth;
 
 pub use config::{ConnectError, ConnectOptions, Target, connect};
 pub use session::Session;
+pub use target_tx::TargetTx;

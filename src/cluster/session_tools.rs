@@ -10,12 +10,15 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use kube::api::{Patch, PatchParams};
 use tokio::sync::mpsc::Sender;
+use tokio::sync::watch;
 
 use super::config::Target;
 use super::debug::{Profile, debug_container, debugger_name, wait_running};
 use super::forward::Forwarder;
+use super::target_tx::TargetTx;
 use super::task::Owned;
 use crate::app::Msg;
+use crate::app::generation::Generation;
 use crate::app::msg::ForwardMsg;
 use crate::app::shell::DEBUG_IMAGE;
 use crate::model::forward::PortSpec;
@@ -46,8 +49,17 @@ impl std::fmt::Debug for Tools {
 
 impl Tools {
     /// Starts forward `id` for `spec` to `target`'s pod: binds, then relays every status change
-    /// as `Msg::Forward(Status)`; a bind failure is `Msg::Forward(Failed)`.
-    pub fn add_forward(&mut self, target: &Target, id: u64, spec: PortSpec, tx: Sender<Msg>) {
+    /// as `Msg::Forward(Status)`; a bind failure is `Msg::Forward(Failed)`. Each is stamped with
+    /// the current value of `generation`; when it changes (the pod was re-created: the forward
+    /// follows the name), the current status is sent again under the new one.
+    pub fn add_forward(
+        &mut self,
+        target: &Target,
+        id: u64,
+        spec: PortSpec,
+        tx: Sender<Msg>,
+        mut generation: watch::Receiver<Generation>,
+    ) {
         let (client, ns, pod) = (
             target.client.clone(),
             target.namespace.clone(),
@@ -58,8 +70,12 @@ impl Tools {
                 Ok(f) => f,
                 Err(e) => {
                     let error = e.to_string();
+                    let stamp = *generation.borrow();
                     let _ = tx
-                        .send(Msg::Forward(ForwardMsg::Failed { id, error }))
+                        .send(Msg::for_target(
+                            stamp,
+                            Msg::Forward(ForwardMsg::Failed { id, error }),
+                        ))
                         .await;
                     return;
                 }
@@ -67,15 +83,23 @@ impl Tools {
             let mut rx = fwd.subscribe();
             loop {
                 let status = rx.borrow_and_update().first().cloned();
+                let stamp = *generation.borrow_and_update();
                 if let Some(status) = status
                     && tx
-                        .send(Msg::Forward(ForwardMsg::Status { id, status }))
+                        .send(Msg::for_target(
+                            stamp,
+                            Msg::Forward(ForwardMsg::Status { id, status }),
+                        ))
                         .await
                         .is_err()
                 {
                     break;
                 }
-                if rx.changed().await.is_err() {
+                let changed = tokio::select! {
+                    changed = rx.changed() => changed.is_ok(),
+                    changed = generation.changed() => changed.is_ok(),
+                };
+                if !changed {
                     break;
                 }
             }
@@ -98,7 +122,7 @@ impl Tools {
     /// Adds a `debugger-xxxxx` ephemeral container ([`DEBUG_IMAGE`], profile general, tty,
     /// targeting `target_container`) and waits until it runs: `Msg::DebugReady{name}` or
     /// `Msg::DebugFailed`.
-    pub fn add_debug(&mut self, target: &Target, target_container: String, tx: Sender<Msg>) {
+    pub fn add_debug(&mut self, target: &Target, target_container: String, tx: TargetTx) {
         self.debug.retain(|t| !t.0.is_finished());
         let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
         let pod = target.pod.clone();
@@ -130,7 +154,7 @@ impl Tools {
     }
 
     /// Answers `Cmd::ListPods` with `Msg::PodList` (empty without a lister).
-    pub fn list_pods(&self, tx: &Sender<Msg>) {
+    pub fn list_pods(&self, tx: &TargetTx) {
         let pods = self.lister.as_ref().map(|l| l()).unwrap_or_default();
         let tx = tx.clone();
         tokio::spawn(async move {
