@@ -25,7 +25,8 @@ use crate::model::sanitize::sanitize;
 /// - `Tick(now)` → `now` set; dirty only if something time-dependent is displayed;
 /// - keys are resolved through [`crate::app::keymap::KEYMAP`] in `state.key_mode()` (the
 ///   port-forward panel and the pod switcher take the keys while open); `Quit` → `Cmd::Quit`;
-///   a spec typed in the panel or a log search/filter prompt ([`Overlay`]) reads raw keys;
+///   a spec typed in the panel or a log search/filter prompt ([`super::overlay::Overlay`]) reads
+///   raw keys;
 /// - after a message the diagnosis reads, it is refreshed and the log tails and lookups it
 ///   wants are asked once each (`Cmd::ReadLogTail`, `Cmd::Lookup`, see [`super::evidence`]).
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
