@@ -66,8 +66,8 @@ fn main() {
     println!(
         "logs_rss: {LINES} lines (line building included) in {secs:.2}s = {:.0} lines/s; buffer {} lines, {} dropped",
         LINES as f64 / secs,
-        s.logs.buffer.len(),
-        s.logs.buffer.evicted()
+        s.target.logs.buffer.len(),
+        s.target.logs.buffer.evicted()
     );
     println!(
         "logs_rss: peak RSS (VmHWM) {:.1} MB (before the lines: {:.1} MB); limit {} MB",
@@ -75,7 +75,7 @@ fn main() {
         before as f64 / 1024.0,
         LIMIT_KB / 1024
     );
-    assert_eq!(s.logs.buffer.len(), 100_000);
+    assert_eq!(s.target.logs.buffer.len(), 100_000);
     if peak >= LIMIT_KB {
         eprintln!("logs_rss: FAIL: peak RSS over the limit");
         std::process::exit(1);

@@ -110,15 +110,15 @@ fn benches(c: &mut Criterion) {
         &mut terminal,
         &s,
     );
-    s.logs.top = Some(s.logs.base() + 50_000);
+    s.target.logs.top = Some(s.target.logs.base() + 50_000);
     render(
         c,
         "render 120x40 with 100k lines (scrolled)",
         &mut terminal,
         &s,
     );
-    s.logs.wrap = true;
-    s.logs.top = None;
+    s.target.logs.wrap = true;
+    s.target.logs.top = None;
     render(
         c,
         "render 120x40 with 100k lines (wrapped)",
@@ -136,7 +136,7 @@ fn benches(c: &mut Criterion) {
         },
     );
     render(c, "render 120x40 with a 1 MB line (cut)", &mut terminal, &s);
-    s.logs.wrap = true;
+    s.target.logs.wrap = true;
     render(
         c,
         "render 120x40 with a 1 MB line (wrapped)",

@@ -2,8 +2,10 @@
 //!
 //! Layout (the README's Layout section; one State, one Msg, a pure update and view):
 //! - [`model`]: pure domain types built from k8s-openapi objects (no IO, no clock).
-//! - [`app`]: the Elm core (`State`, `Msg`, `Cmd`, `update`) and the one impure loop (`app::run`).
+//! - [`app`]: the Elm core (`State`, `Msg`, `Cmd`, `update`), pure.
+//! - [`tui`]: the one impure loop (terminal, input, clock, drawing, the exec hand-off).
 //! - [`ui`]: the pure view, `ui::view(frame, &state)`.
+//! - [`theme`]: the view's styles as data, chosen at start and held in `app::Config`.
 //! - [`cluster`]: impure adapters to the API server (kubeconfig, watches) feeding one channel.
 //! - [`sim`]: the loopback simulated API server (`podscope sim`, `podscope demo`).
 //! - [`cmd`]: the subcommands (`attach`, `--once`, `logs`, `exec`, `port-forward`, `debug`,
@@ -20,4 +22,6 @@ pub mod model;
 pub mod sim;
 #[doc(hidden)]
 pub mod test_support;
+pub mod theme;
+pub mod tui;
 pub mod ui;

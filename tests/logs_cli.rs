@@ -186,10 +186,19 @@ async fn stream_task_sends_batches_then_the_end() {
             ..Default::default()
         },
     };
-    tokio::spawn(stream_task(api.clone(), spec(7, true), tx.clone()));
+    tokio::spawn(stream_task(
+        api.clone(),
+        spec(7, true),
+        podscope::cluster::TargetTx::new(tx.clone(), podscope::app::generation::Generation(7)),
+    ));
     let mut got = Vec::new();
     loop {
-        match rx.recv().await.expect("a message") {
+        // Every message is stamped with the generation the task was started for.
+        let msg = rx.recv().await.expect("a message");
+        let Msg::ForTarget(podscope::app::generation::Generation(7), msg) = msg else {
+            panic!("not stamped with generation 7: {msg:?}");
+        };
+        match *msg {
             Msg::LogLines { stream: 7, lines } => got.extend(lines),
             Msg::LogStreamEnded { stream: 7, reason } => {
                 assert_eq!(reason, None);
@@ -207,8 +216,12 @@ async fn stream_task_sends_batches_then_the_end() {
     // An unknown container: the server's message verbatim as the end reason.
     let mut bad = spec(8, false);
     bad.params.container = Some("nope".into());
-    tokio::spawn(stream_task(api, bad, tx));
-    match rx.recv().await.expect("a message") {
+    tokio::spawn(stream_task(
+        api,
+        bad,
+        podscope::cluster::TargetTx::new(tx, podscope::app::generation::Generation::FIRST),
+    ));
+    match rx.recv().await.expect("a message").untagged() {
         Msg::LogStreamEnded { stream: 8, reason } => assert_eq!(
             reason.as_deref(),
             Some(format!("container nope is not valid for pod {name}").as_str())

@@ -259,7 +259,7 @@ async fn session_streams_over_websocket_like_http() {
         let mut lines = Vec::new();
         let ended = tokio::time::timeout(Duration::from_secs(20), async {
             loop {
-                match rx.recv().await.expect("a message") {
+                match rx.recv().await.expect("a message").untagged() {
                     Msg::LogLines {
                         stream: 1,
                         lines: l,
@@ -276,7 +276,7 @@ async fn session_streams_over_websocket_like_http() {
         let reason = tokio::time::timeout(Duration::from_secs(20), async {
             loop {
                 if let Msg::LogStreamEnded { stream: 2, reason } =
-                    rx.recv().await.expect("a message")
+                    rx.recv().await.expect("a message").untagged()
                 {
                     return reason;
                 }

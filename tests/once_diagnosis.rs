@@ -221,10 +221,10 @@ async fn the_tui_reads_the_previous_tail_once_through_its_session() {
     let mut session = Session::start(target, tx);
     let mut seen = Vec::new();
     pump_until(&mut state, &mut rx, &mut session, &mut seen, |s| {
-        s.log_tails.previous.contains_key("coord")
+        s.target.log_tails.previous.contains_key("coord")
     })
     .await;
-    let tail = &state.log_tails.previous["coord"];
+    let tail = &state.target.log_tails.previous["coord"];
     assert_eq!(tail.restart_count, 5);
     assert_eq!(tail.lines, Ok(previous_log_tail(OOM, 20)));
     let reads: Vec<&Cmd> = seen
@@ -241,13 +241,13 @@ async fn the_tui_reads_the_previous_tail_once_through_its_session() {
     );
     // A lookup through the session comes back as an answer too.
     let object = ObjectRef::Secret("db-creds".into());
-    state.evidence.lookups.insert(object.clone());
+    state.target.evidence.lookups.insert(object.clone());
     session.execute(&Cmd::Lookup(object.clone()));
     pump_until(&mut state, &mut rx, &mut session, &mut seen, |s| {
-        s.related.contains_key(&object)
+        s.target.related.contains_key(&object)
     })
     .await;
-    assert_eq!(state.related[&object], Lookup::Absent);
+    assert_eq!(state.target.related[&object], Lookup::Absent);
     session.execute(&Cmd::Quit);
     sim.shutdown().await;
 }

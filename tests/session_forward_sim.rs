@@ -38,29 +38,29 @@ async fn session_forward_fetches_hello_from_hello() {
         session.execute(&cmd);
     }
     pump_until(&mut state, &mut rx, &mut session, |s| {
-        s.forwards.entries[0]
+        s.target.forwards.entries[0]
             .status
             .as_ref()
             .is_some_and(|st| st.local.is_some())
     })
     .await;
-    let local = state.forwards.entries[0]
+    let local = state.target.forwards.entries[0]
         .status
         .as_ref()
         .and_then(|s| s.local)
         .expect("bound");
-    assert_eq!(state.forwards.entries[0].state_word(), "listening");
+    assert_eq!(state.target.forwards.entries[0].state_word(), "listening");
     let resp = get(local, "/").await;
     if resp.is_empty() {
         tokio::time::sleep(Duration::from_millis(300)).await;
         while let Ok(m) = rx.try_recv() {
             update(&mut state, m);
         }
-        panic!("{:?}", state.forwards.entries[0]);
+        panic!("{:?}", state.target.forwards.entries[0]);
     }
     assert_eq!(body(&resp), "hello from hello\n", "{resp}");
     pump_until(&mut state, &mut rx, &mut session, |s| {
-        s.forwards.entries[0]
+        s.target.forwards.entries[0]
             .status
             .as_ref()
             .is_some_and(|st| st.total_connections == 1 && st.bytes_in > 0)

@@ -124,14 +124,20 @@ async fn denied_watch_reaches_the_app_as_pod_watch_failed() {
     let target = common::sim::target(&sim, &ns, &exp.name).await;
     let (tx, mut rx) = tokio::sync::mpsc::channel(64);
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &ns);
-    let task = tokio::spawn(watch_pod(api, ns.clone(), exp.name.clone(), tx));
+    let task = tokio::spawn(watch_pod(
+        api,
+        ns.clone(),
+        exp.name.clone(),
+        podscope::cluster::TargetTx::new(tx, podscope::app::generation::Generation::FIRST),
+    ));
     let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
     let mut applied = false;
     let failure = loop {
         let msg = tokio::time::timeout_at(deadline, rx.recv())
             .await
             .expect("a PodWatchFailed within 15 s")
-            .expect("channel open");
+            .expect("channel open")
+            .untagged();
         match msg {
             // The LIST is allowed: the pod arrives first.
             Msg::PodApplied(p) => {

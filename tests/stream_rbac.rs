@@ -114,10 +114,10 @@ async fn tui_shows_each_refusal_and_the_pod_view_stays_live() {
         common::t0(),
         podscope::ui::theme::Theme::colored(),
     );
-    state.preferred_container = Some("proxy".into());
+    state.config.preferred_container = Some("proxy".into());
     let mut session = Session::start(target, tx);
     pump_until(&mut state, &mut rx, &mut session, |s| {
-        s.connection == Connection::Live && s.pod.is_some()
+        s.target.connection == Connection::Live && s.target.pod.is_some()
     })
     .await;
 
@@ -140,7 +140,7 @@ async fn tui_shows_each_refusal_and_the_pod_view_stays_live() {
             result: end,
         },
     );
-    let status = |s: &State| s.logs.status.clone().unwrap_or_default();
+    let status = |s: &State| s.target.logs.status.clone().unwrap_or_default();
     assert_eq!(
         status(&state),
         format!("shell failed: Error from server (Forbidden): {EXEC_REFUSED}")
@@ -165,11 +165,11 @@ async fn tui_shows_each_refusal_and_the_pod_view_stays_live() {
         session.execute(&cmd);
     }
     pump_until(&mut state, &mut rx, &mut session, |s| {
-        s.forwards.entries[0].last_error().is_some()
+        s.target.forwards.entries[0].last_error().is_some()
     })
     .await;
     assert_eq!(
-        state.forwards.entries[0].last_error(),
+        state.target.forwards.entries[0].last_error(),
         Some(FORWARD_REFUSED)
     );
     // `f` shows the panel with the forward's last error, wrapped inside its 100 columns.
@@ -199,5 +199,5 @@ async fn tui_shows_each_refusal_and_the_pod_view_stays_live() {
         s.selected_container().is_some_and(|c| c.restart_count == 9)
     })
     .await;
-    assert_eq!(state.connection, Connection::Live);
+    assert_eq!(state.target.connection, Connection::Live);
 }

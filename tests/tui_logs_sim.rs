@@ -49,7 +49,7 @@ async fn attached(
     let mut state = State::new(ns, name, now, Theme::monochrome());
     let mut session = Session::start(target, tx);
     drive(&mut state, &mut rx, &mut session, "the pod", |s| {
-        s.pod.is_some()
+        s.target.pod.is_some()
     })
     .await;
     (state, rx, session)
@@ -75,13 +75,18 @@ async fn the_log_pane_shows_the_containers_lines_from_the_simulator() {
         session.execute(cmd);
     }
     drive(&mut state, &mut rx, &mut session, "the log lines", |s| {
-        s.logs.view_len() >= want.len()
+        s.target.logs.view_len() >= want.len()
     })
     .await;
     let got = log_texts(&state);
     assert_eq!(got, want);
     assert!(
-        state.logs.view_line(0).and_then(|(_, l)| l.ts).is_some(),
+        state
+            .target
+            .logs
+            .view_line(0)
+            .and_then(|(_, l)| l.ts)
+            .is_some(),
         "lines carry the kubelet's timestamps"
     );
     let screen = text(&render(&state, 120, 40));
@@ -91,7 +96,12 @@ async fn the_log_pane_shows_the_containers_lines_from_the_simulator() {
     // `t` shows the timestamps the simulator's kubelet stamped.
     update(&mut state, key(KeyCode::Char('t')));
     let screen = text(&render(&state, 120, 40));
-    let first_ts = state.logs.view_line(0).and_then(|(_, l)| l.ts).expect("ts");
+    let first_ts = state
+        .target
+        .logs
+        .view_line(0)
+        .and_then(|(_, l)| l.ts)
+        .expect("ts");
     let shown = first_ts.strftime("%Y-%m-%dT%H:%M:%S").to_string();
     assert!(screen.contains(&shown), "missing {shown}:\n{screen}");
     update(&mut state, Msg::Quit);
@@ -119,9 +129,10 @@ async fn following_survives_restarts_on_the_dynamic_simulator() {
         session.execute(&cmd);
     }
     let texts = |s: &State| -> Vec<(i32, String)> {
-        (0..s.logs.view_len())
+        (0..s.target.logs.view_len())
             .filter_map(|p| {
-                s.logs
+                s.target
+                    .logs
                     .view_line(p)
                     .map(|(_, l)| (l.instance, l.text.clone()))
             })
@@ -183,8 +194,8 @@ async fn crash_loop_markers_follow_the_last_line_of_their_instance() {
         session.execute(&cmd);
     }
     let lines = |s: &State| -> Vec<(i32, bool, String)> {
-        (0..s.logs.view_len())
-            .filter_map(|p| s.logs.view_line(p))
+        (0..s.target.logs.view_len())
+            .filter_map(|p| s.target.logs.view_line(p))
             .map(|(_, l)| {
                 let marker = l.kind == podscope::model::LineKind::Marker;
                 (l.instance, marker, l.text.clone())
@@ -247,7 +258,7 @@ async fn hostile_log_lines_from_the_simulator_never_reach_the_terminal() {
         session.execute(&cmd);
     }
     drive(&mut state, &mut rx, &mut session, "the six lines", |s| {
-        s.logs.view_len() >= 6
+        s.target.logs.view_len() >= 6
     })
     .await;
     let texts = log_texts(&state);

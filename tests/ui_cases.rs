@@ -83,7 +83,7 @@ fn terminating_job_with_finalizer() {
                 -p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'";
     let mut state = cases::state(case, false);
     assert_eq!(
-        state.owner_asked.as_deref(),
+        state.target.owner_asked.as_deref(),
         Some("0dc854c7-70c1-568c-9f22-6e2630868e20")
     );
     cases::owner_gone(&mut state);

@@ -49,7 +49,7 @@ fn findings() -> Vec<Finding> {
 /// `proxy` and `app`, with [`findings`].
 fn with_findings() -> State {
     let mut s = applied(proxy_and_app());
-    s.diagnosis = findings();
+    s.target.diagnosis = findings();
     s
 }
 
@@ -72,7 +72,7 @@ fn cases_show_the_first_headline_under_the_header_at_80x24_and_120x40() {
         "34-pending-failedscheduling",
     ] {
         let state = cases::state(case, false);
-        let first = state.diagnosis.first().expect("a finding");
+        let first = state.target.diagnosis.first().expect("a finding");
         let opening: String = first
             .headline
             .split_whitespace()
@@ -154,13 +154,13 @@ fn small_terminals_keep_the_first_headline() {
 #[test]
 fn no_findings_take_no_room_and_new_ones_appear_live() {
     let mut s = applied(proxy_and_app());
-    s.diagnosis.clear();
+    s.target.diagnosis.clear();
     let screen = text(&render(&s, 80, 24));
     assert!(!screen.contains("Diagnosis"), "{screen}");
-    s.diagnosis = findings();
+    s.target.diagnosis = findings();
     let screen = text(&render(&s, 80, 24));
     assert!(screen.contains("✗ container app"), "{screen}");
-    s.diagnosis.remove(0);
+    s.target.diagnosis.remove(0);
     let screen = text(&render(&s, 80, 24));
     assert!(screen.contains("! proxy is not ready"), "{screen}");
 }
@@ -171,7 +171,7 @@ fn enter_expands_every_finding_wrapped_and_the_view_scrolls_to_the_end() {
     let mut s = with_findings();
     update(&mut s, podscope::app::Msg::Resize(80, 16));
     update(&mut s, key(KeyCode::Enter));
-    assert!(s.focus.expanded);
+    assert!(s.overlay.diagnosis_scroll().is_some());
     let mut seen = vec![text(&render(&s, 80, 16))];
     assert!(!seen[0].contains(" Containers"), "{}", seen[0]);
     assert!(seen[0].contains("more ↓"), "{}", seen[0]);
@@ -201,9 +201,9 @@ fn enter_expands_every_finding_wrapped_and_the_view_scrolls_to_the_end() {
     // PgUp back to the top, Esc back to the pod view.
     update(&mut s, key(KeyCode::PageUp));
     update(&mut s, key(KeyCode::PageUp));
-    assert_eq!(s.focus.scroll, 0);
+    assert_eq!(s.overlay.diagnosis_scroll(), Some(0));
     update(&mut s, key(KeyCode::Esc));
-    assert!(!s.focus.expanded);
+    assert!(s.overlay.diagnosis_scroll().is_none());
     assert!(text(&render(&s, 80, 16)).contains(" Containers"));
 }
 
@@ -213,9 +213,9 @@ fn help_over_the_expanded_view_closes_first() {
     update(&mut s, key(KeyCode::Enter));
     update(&mut s, key(KeyCode::Char('?')));
     update(&mut s, key(KeyCode::Esc));
-    assert!(!s.show_help && s.focus.expanded);
+    assert!(s.overlay.help_scroll().is_none() && s.overlay.diagnosis_scroll().is_some());
     update(&mut s, key(KeyCode::Enter));
-    assert!(!s.focus.expanded);
+    assert!(s.overlay.diagnosis_scroll().is_none());
 }
 
 #[test]
@@ -262,7 +262,7 @@ fn the_detail_shows_the_findings_about_its_container_only() {
             .expect("the detail title");
         screen[start..].join("\n")
     };
-    s.selected = 1;
+    s.target.selected = 1;
     let app = detail(&s);
     // The pod's first finding (app's OOM) is in the block above: the detail does not repeat
     // it, nor the exit code's one-line meaning the finding explains better.
@@ -272,7 +272,7 @@ fn the_detail_shows_the_findings_about_its_container_only() {
     );
     assert!(!app.contains("the kernel OOM killer stopped it"), "{app}");
     assert!(!app.contains("Diagnosis  ! proxy"), "{app}");
-    s.selected = 0;
+    s.target.selected = 0;
     let proxy = detail(&s);
     assert!(proxy.contains("Diagnosis  ! proxy is not ready"), "{proxy}");
     assert!(proxy.contains("→ check what the probe asks for"), "{proxy}");
@@ -302,7 +302,7 @@ fn every_size_draws_in_every_mode() {
         container("proxy", ContainerKind::Sidecar),
         container("app", ContainerKind::Main),
     ]);
-    base.diagnosis = findings();
+    base.target.diagnosis = findings();
     let mut expanded = base.clone();
     update(&mut expanded, key(KeyCode::Enter));
     let mut events = cases::state("07-liveness-kills-slow-start-exit143", false);

@@ -49,12 +49,15 @@ fn tab_selects_the_newest_event_and_shows_its_whole_message() {
 fn arrows_move_the_selection_and_each_written_line_gets_its_own_row() {
     let case = "07-liveness-kills-slow-start-exit143";
     let mut s = cases::state(case, false);
-    let selected = s.selected;
+    let selected = s.target.selected;
     update(&mut s, key(KeyCode::Tab));
     // Newest first: BackOff, Unhealthy (readiness), Unhealthy (liveness).
     update(&mut s, key(KeyCode::Down));
     update(&mut s, key(KeyCode::Down));
-    assert_eq!(s.selected, selected, "↓ selects events, not containers");
+    assert_eq!(
+        s.target.selected, selected,
+        "↓ selects events, not containers"
+    );
     assert_eq!(podscope::app::focus::selected_event(&s), Some(2));
     for (w, h) in [(80, 24), (120, 40)] {
         let backend = render(&s, w, h);
@@ -79,23 +82,23 @@ fn arrows_move_the_selection_and_each_written_line_gets_its_own_row() {
     }
     assert_eq!(podscope::app::focus::selected_event(&s), Some(0));
     update(&mut s, key(KeyCode::Down));
-    let uid = s.events[1].uid.clone();
-    let mut newer = s.events[0].clone();
+    let uid = s.target.events[1].uid.clone();
+    let mut newer = s.target.events[0].clone();
     newer.uid = "a-newer-event".to_owned();
     newer.last_timestamp = Some(s.now);
     update(&mut s, podscope::app::Msg::EventApplied(newer));
     let at = podscope::app::focus::selected_event(&s).expect("a selection");
-    assert_eq!(s.events[at].uid, uid);
+    assert_eq!(s.target.events[at].uid, uid);
 }
 
 #[test]
 fn with_the_log_pane_shown_tab_still_moves_between_the_list_and_the_log() {
     let mut s = cases::state("07-liveness-kills-slow-start-exit143", false);
     update(&mut s, key(KeyCode::Char('l')));
-    assert!(s.logs.focused);
+    assert!(s.target.logs.focused);
     update(&mut s, key(KeyCode::Tab));
-    assert!(!s.logs.focused);
+    assert!(!s.target.logs.focused);
     assert!(!s.key_mode().events_focus);
     update(&mut s, key(KeyCode::Tab));
-    assert!(s.logs.focused);
+    assert!(s.target.logs.focused);
 }

@@ -114,13 +114,13 @@ fn fits_without_scrolling_when_tall_enough() {
 fn arrows_scroll_help_only_while_it_is_open() {
     let mut s = common::cases::state("04-crashloop-oomkilled-jvm", true);
     update(&mut s, Msg::Resize(80, 24));
-    let selected = s.selected;
+    let selected = s.target.selected;
     update(&mut s, key(KeyCode::Char('?')));
     update(&mut s, key(KeyCode::Down));
-    assert_eq!(s.selected, selected, "↓ scrolls help, not the list");
-    assert_eq!(s.help_scroll, 1);
+    assert_eq!(s.target.selected, selected, "↓ scrolls help, not the list");
+    assert_eq!(s.overlay.help_scroll(), Some(1));
     update(&mut s, key(KeyCode::Esc));
     update(&mut s, key(KeyCode::Up));
-    assert_eq!(s.help_scroll, 1);
-    assert_eq!(s.selected, selected.saturating_sub(1));
+    assert_eq!(s.overlay.help_scroll(), None);
+    assert_eq!(s.target.selected, selected.saturating_sub(1));
 }

@@ -1,7 +1,7 @@
 //! `update` scripts for feeding the diagnosis: the previous log tail of a restarted container
-//! read once per restart (`Cmd::ReadLogTail` → `Msg::LogTailRead` → `state.log_tails`), and
+//! read once per restart (`Cmd::ReadLogTail` → `Msg::LogTailRead` → `state.target.log_tails`), and
 //! each object a finding rests on looked up once (`Cmd::Lookup` → `Msg::LookedUp` →
-//! `state.related`).
+//! `state.target.related`).
 
 mod common;
 
@@ -87,7 +87,7 @@ fn previous_tail_is_read_once_per_restart() {
     );
     assert_eq!(tail_reads(&cmds), vec![]);
     assert_eq!(
-        s.log_tails.previous.get("app"),
+        s.target.log_tails.previous.get("app"),
         Some(&tail(3, &["java.lang.OutOfMemoryError: Java heap space"]))
     );
     assert!(s.dirty);
@@ -108,7 +108,10 @@ fn previous_tail_is_read_once_per_restart() {
 #[test]
 fn refusals_are_answers_and_stale_answers_are_dropped() {
     let mut s = applied(vec![restarted("app", 1)]);
-    assert_eq!(s.evidence.previous.get("app").map(|(n, _)| *n), Some(1));
+    assert_eq!(
+        s.target.evidence.previous.get("app").map(|(n, _)| *n),
+        Some(1)
+    );
     // It restarted again before the first answer came: that answer is for an old instance.
     let cmds = apply(&mut s, vec![restarted("app", 2)]);
     assert_eq!(tail_reads(&cmds), vec![("app".to_owned(), true, 2)]);
@@ -120,7 +123,7 @@ fn refusals_are_answers_and_stale_answers_are_dropped() {
             tail: tail(1, &["old"]),
         },
     );
-    assert!(s.log_tails.previous.is_empty());
+    assert!(s.target.log_tails.previous.is_empty());
     // A refusal is stored as the answer for that restart: not asked again.
     let refused = LogTail {
         restart_count: 2,
@@ -134,7 +137,7 @@ fn refusals_are_answers_and_stale_answers_are_dropped() {
             tail: refused.clone(),
         },
     );
-    assert_eq!(s.log_tails.previous.get("app"), Some(&refused));
+    assert_eq!(s.target.log_tails.previous.get("app"), Some(&refused));
     assert_eq!(
         tail_reads(&apply(&mut s, vec![restarted("app", 2)])),
         vec![]
@@ -152,15 +155,15 @@ fn a_recreated_pod_starts_over() {
             tail: tail(2, &["bye"]),
         },
     );
-    assert!(s.log_tails.previous.contains_key("app"));
+    assert!(s.target.log_tails.previous.contains_key("app"));
     // Same name, new UID, same restart count by chance: its own dead instance is read.
     let cmds = update(
         &mut s,
         Msg::PodApplied(Box::new(pod("uid-2", vec![restarted("app", 2)]))),
     );
     assert_eq!(tail_reads(&cmds), vec![("app".to_owned(), true, 2)]);
-    assert!(s.log_tails.previous.is_empty());
-    assert!(s.related.is_empty());
+    assert!(s.target.log_tails.previous.is_empty());
+    assert!(s.target.related.is_empty());
 }
 
 #[test]
@@ -189,7 +192,7 @@ fn each_object_is_looked_up_once() {
     let secret = ObjectRef::Secret("db-creds".to_owned());
     let config = ObjectRef::ConfigMap("app-config".to_owned());
     let node = ObjectRef::Node("node-1".to_owned());
-    s.diagnosis = vec![
+    s.target.diagnosis = vec![
         finding(vec![secret.clone(), config.clone()]),
         finding(vec![secret.clone(), node.clone()]),
     ];
@@ -225,10 +228,10 @@ fn each_object_is_looked_up_once() {
         assert_eq!(lookups(&cmds), vec![]);
     }
     for (object, lookup) in &answers {
-        assert_eq!(s.related.get(object), Some(lookup));
+        assert_eq!(s.target.related.get(object), Some(lookup));
     }
     // Findings that keep resting on the same objects ask nothing more.
-    s.diagnosis = vec![finding(vec![secret, config, node])];
+    s.target.diagnosis = vec![finding(vec![secret, config, node])];
     assert_eq!(lookups(&podscope::app::evidence::wanted(&mut s)), vec![]);
 
     // An answer nobody asked for is ignored.
@@ -240,7 +243,7 @@ fn each_object_is_looked_up_once() {
             lookup: Lookup::Absent,
         },
     );
-    assert!(!s.related.contains_key(&stray));
+    assert!(!s.target.related.contains_key(&stray));
 }
 
 #[test]
@@ -267,7 +270,7 @@ fn lookups_follow_the_engine_through_update() {
         )));
         let unique: std::collections::BTreeSet<_> = asked.iter().cloned().collect();
         assert_eq!(asked.len(), unique.len(), "{case}: each object once");
-        assert_eq!(unique, s.evidence.lookups, "{case}: remembered");
+        assert_eq!(unique, s.target.evidence.lookups, "{case}: remembered");
         let again = update(&mut s, Msg::PodApplied(Box::new(pod)));
         assert_eq!(lookups(&again), vec![], "{case}: nothing re-asked");
         for o in asked {
@@ -278,11 +281,12 @@ fn lookups_follow_the_engine_through_update() {
                     lookup: Lookup::Absent,
                 },
             );
-            assert_eq!(s.related.get(&o), Some(&Lookup::Absent), "{case}");
+            assert_eq!(s.target.related.get(&o), Some(&Lookup::Absent), "{case}");
         }
-        let after = podscope::model::diagnosis::wanted_lookups(&s.diagnosis, &s.related);
+        let after =
+            podscope::model::diagnosis::wanted_lookups(&s.target.diagnosis, &s.target.related);
         for o in &after {
-            assert!(s.evidence.lookups.contains(o), "{case}: {o:?} asked");
+            assert!(s.target.evidence.lookups.contains(o), "{case}: {o:?} asked");
         }
     }
 }

@@ -23,22 +23,22 @@ fn three_containers() -> podscope::app::State {
 #[test]
 fn j_and_k_move_the_selection_within_bounds() {
     let mut s = three_containers();
-    assert_eq!(s.selected, 0);
+    assert_eq!(s.target.selected, 0);
     update(&mut s, key(KeyCode::Char('k')));
-    assert_eq!(s.selected, 0);
+    assert_eq!(s.target.selected, 0);
     assert!(!s.dirty, "no move, no redraw");
     update(&mut s, key(KeyCode::Char('j')));
-    assert_eq!(s.selected, 1);
+    assert_eq!(s.target.selected, 1);
     assert!(s.dirty);
     update(&mut s, key(KeyCode::Down));
     update(&mut s, key(KeyCode::Down));
-    assert_eq!(s.selected, 2, "stops at the last container");
+    assert_eq!(s.target.selected, 2, "stops at the last container");
     update(&mut s, key(KeyCode::Up));
-    assert_eq!(s.selected, 1);
+    assert_eq!(s.target.selected, 1);
     update(&mut s, key(KeyCode::Char('G')));
-    assert_eq!(s.selected, 2);
+    assert_eq!(s.target.selected, 2);
     update(&mut s, key(KeyCode::Char('g')));
-    assert_eq!(s.selected, 0);
+    assert_eq!(s.target.selected, 0);
 }
 
 #[test]
@@ -46,17 +46,17 @@ fn selection_without_a_pod_stays_at_zero() {
     let mut s = state();
     update(&mut s, key(KeyCode::Char('j')));
     update(&mut s, key(KeyCode::End));
-    assert_eq!(s.selected, 0);
+    assert_eq!(s.target.selected, 0);
 }
 
 #[test]
 fn selection_follows_the_container_name_across_updates() {
     let mut s = three_containers();
     update(&mut s, key(KeyCode::Char('G')));
-    assert_eq!(s.selected, 2);
+    assert_eq!(s.target.selected, 2);
     let fewer = pod("uid-1", vec![container("app", ContainerKind::Main)]);
     update(&mut s, Msg::PodApplied(Box::new(fewer)));
-    assert_eq!(s.selected, 0, "`app` is now first");
+    assert_eq!(s.target.selected, 0, "`app` is now first");
 }
 
 #[test]
@@ -79,19 +79,19 @@ fn first_pod_selects_the_crash_looping_container() {
             vec![container("istio", ContainerKind::Sidecar), failing, app],
         ))),
     );
-    assert_eq!(s.selected, 1);
+    assert_eq!(s.target.selected, 1);
 }
 
 #[test]
 fn question_mark_toggles_help_and_esc_closes_it() {
     let mut s = three_containers();
     update(&mut s, key(KeyCode::Char('?')));
-    assert!(s.show_help);
+    assert!(s.overlay.help_scroll().is_some());
     update(&mut s, key(KeyCode::Char('?')));
-    assert!(!s.show_help);
+    assert!(s.overlay.help_scroll().is_none());
     update(&mut s, key(KeyCode::Char('?')));
     update(&mut s, key(KeyCode::Esc));
-    assert!(!s.show_help);
+    assert!(s.overlay.help_scroll().is_none());
 }
 
 #[test]
@@ -220,18 +220,18 @@ fn opening_the_panel_closes_help_and_its_keys_drive_it() {
     let mut s = three_containers();
     update(&mut s, key(KeyCode::Char('?')));
     update(&mut s, key(KeyCode::Char('f')));
-    assert!(s.forwards.shown && !s.show_help);
-    let selected = s.selected;
+    assert!(s.overlay.forwards_shown() && s.overlay.help_scroll().is_none());
+    let selected = s.target.selected;
     // `j` and `l` belong to the panel now: no container move, no log pane.
     update(&mut s, key(KeyCode::Char('j')));
     update(&mut s, key(KeyCode::Char('l')));
-    assert_eq!((s.selected, s.logs.shown), (selected, false));
+    assert_eq!((s.target.selected, s.target.logs.shown), (selected, false));
     // While typing, `f` and `q` are text.
     update(&mut s, key(KeyCode::Char('a')));
     update(&mut s, key(KeyCode::Char('f')));
     assert!(update(&mut s, key(KeyCode::Char('q'))).is_empty());
-    assert_eq!(s.forwards.input.as_deref(), Some("fq"));
+    assert_eq!(s.overlay.forward_input(), Some("fq"));
     update(&mut s, key(KeyCode::Esc));
-    assert!(s.forwards.shown && s.forwards.input.is_none());
+    assert!(s.overlay.forwards_shown() && s.overlay.forward_input().is_none());
     assert_eq!(update(&mut s, key(KeyCode::Char('q'))), vec![Cmd::Quit]);
 }

@@ -54,7 +54,7 @@ fn a_stale_stream_changes_nothing() {
     let cmds = update(&mut s, lines_msg(1, vec![raw("app", 1, "late")]));
     assert!(cmds.is_empty());
     assert!(!s.dirty, "a stale batch does not redraw");
-    assert_eq!(s.logs.view_len(), 0);
+    assert_eq!(s.target.logs.view_len(), 0);
     assert!(update(&mut s, stream_ended(1)).is_empty());
     update(&mut s, lines_msg(2, vec![raw("app", 1, "previous run")]));
     assert_eq!(texts(&s), ["previous run"]);
@@ -196,9 +196,9 @@ fn a_restart_fetches_the_tail_inserts_the_marker_and_resumes() {
             "start again"
         ]
     );
-    let marker = s.logs.view_line(4).expect("marker").1;
+    let marker = s.target.logs.view_line(4).expect("marker").1;
     assert_eq!(marker.kind, LineKind::Marker);
-    let new = s.logs.view_line(5).expect("new line").1;
+    let new = s.target.logs.view_line(5).expect("new line").1;
     assert_eq!(
         new.instance, 1,
         "lines are tagged with the new restartCount"
@@ -254,17 +254,17 @@ fn a_container_without_logs_shows_the_servers_reason() {
 #[test]
 fn the_buffer_is_bounded_and_the_title_counts_dropped_lines() {
     let mut s = opened();
-    s.logs = LogPane::new(5);
-    s.logs.shown = true;
+    s.target.logs = LogPane::new(5);
+    s.target.logs.shown = true;
     update(&mut s, key(KeyCode::Char('a')));
     update(&mut s, key(KeyCode::Char('a')));
-    let stream = s.logs.follows[0].stream().expect("reading");
+    let stream = s.target.logs.follows[0].stream().expect("reading");
     let batch = (0..12)
         .map(|i| raw("app", i, &format!("line {i}")))
         .collect();
     update(&mut s, lines_msg(stream, batch));
-    assert_eq!(s.logs.buffer.len(), 5);
-    assert_eq!(s.logs.buffer.evicted(), 7);
+    assert_eq!(s.target.logs.buffer.len(), 5);
+    assert_eq!(s.target.logs.buffer.evicted(), 7);
     assert_eq!(texts(&s)[0], "line 7");
     let screen = text(&render(&s, 120, 40));
     assert!(screen.contains("7 older lines dropped"), "{screen}");
@@ -358,7 +358,7 @@ fn the_marker_of_an_instance_that_ran_0s_comes_after_its_last_line() {
         ]
     );
     assert_eq!(
-        s.logs.view_line(3).expect("marker").1.kind,
+        s.target.logs.view_line(3).expect("marker").1.kind,
         LineKind::Marker
     );
 }

@@ -36,7 +36,7 @@ fn search_moves_between_matches_with_n_and_shift_n() {
     let mut s = ten_lines();
     typed(&mut s, '/', "error");
     // Matches are lines 2, 5, 8 (smart case: lower-case text ignores case).
-    let at_line = |s: &State| s.logs.search_at.map(|a| a - s.logs.base());
+    let at_line = |s: &State| s.target.logs.search_at.map(|a| a - s.target.logs.base());
     assert_eq!(at_line(&s), Some(2));
     update(&mut s, key(KeyCode::Char('n')));
     assert_eq!(at_line(&s), Some(5));
@@ -46,12 +46,15 @@ fn search_moves_between_matches_with_n_and_shift_n() {
     assert_eq!(at_line(&s), Some(2), "wraps around");
     update(&mut s, key(KeyCode::Char('N')));
     assert_eq!(at_line(&s), Some(8));
-    assert!(!s.logs.following(), "a match scrolls the view");
+    assert!(!s.target.logs.following(), "a match scrolls the view");
     let screen = text(&render(&s, 80, 24));
     assert!(screen.contains("8 ERROR disk"), "{screen}");
     typed(&mut s, '/', "Error");
-    assert!(s.logs.search_at.is_none(), "upper case is case-sensitive");
-    assert_eq!(s.logs.status.as_deref(), Some("no match for Error"));
+    assert!(
+        s.target.logs.search_at.is_none(),
+        "upper case is case-sensitive"
+    );
+    assert_eq!(s.target.logs.status.as_deref(), Some("no match for Error"));
 }
 
 #[test]
@@ -181,18 +184,21 @@ fn save_returns_a_cmd_and_the_result_goes_to_the_status_line() {
 #[test]
 fn focus_decides_what_j_and_g_do() {
     let mut s = ten_lines();
-    s.logs.page = 3;
-    assert!(s.logs.focused, "`l` focuses the pane");
+    s.target.logs.page = 3;
+    assert!(s.target.logs.focused, "`l` focuses the pane");
     update(&mut s, key(KeyCode::Char('g')));
-    assert_eq!(s.logs.top_pos(), 0);
+    assert_eq!(s.target.logs.top_pos(), 0);
     update(&mut s, key(KeyCode::Char('j')));
-    assert_eq!(s.logs.top_pos(), 1);
-    assert_eq!(s.selected, 1, "j scrolled, the selection stayed");
+    assert_eq!(s.target.logs.top_pos(), 1);
+    assert_eq!(s.target.selected, 1, "j scrolled, the selection stayed");
     update(&mut s, key(KeyCode::Char('G')));
-    assert!(s.logs.following());
+    assert!(s.target.logs.following());
     update(&mut s, key(KeyCode::Tab));
     let cmds = update(&mut s, key(KeyCode::Char('k')));
-    assert_eq!(s.selected, 0, "unfocused: k selects the previous container");
+    assert_eq!(
+        s.target.selected, 0,
+        "unfocused: k selects the previous container"
+    );
     assert_eq!(cmds[0], Cmd::StopLogs { stream: 1 });
     assert!(matches!(&cmds[1], Cmd::FollowLogs { container, .. } if container == "proxy"));
     let footer = text(&render(&s, 80, 24));

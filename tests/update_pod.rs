@@ -3,6 +3,7 @@
 mod common;
 
 use common::{applied, container, pod, state, t0};
+use podscope::app::generation::Generation;
 use podscope::app::state::Connection;
 use podscope::app::{Cmd, Msg, update};
 use podscope::model::{ContainerKind, ContainerState, EventSummary};
@@ -25,7 +26,7 @@ fn event(uid: &str, reason: &str, secs_before_t0: i64) -> EventSummary {
 #[test]
 fn first_pod_starts_the_events_watch_and_goes_live() {
     let mut s = state();
-    assert_eq!(s.connection, Connection::Connecting);
+    assert_eq!(s.target.connection, Connection::Connecting);
     let p = pod("uid-1", vec![container("app", ContainerKind::Main)]);
     let cmds = update(&mut s, Msg::PodApplied(Box::new(p.clone())));
     assert_eq!(
@@ -34,10 +35,10 @@ fn first_pod_starts_the_events_watch_and_goes_live() {
             uid: "uid-1".to_owned()
         }]
     );
-    assert_eq!(s.connection, Connection::Live);
-    assert_eq!(s.pod.as_ref(), Some(&p));
+    assert_eq!(s.target.connection, Connection::Live);
+    assert_eq!(s.target.pod.as_ref(), Some(&p));
     assert!(s.dirty);
-    assert!(s.notice.is_none());
+    assert!(s.target.notice.is_none());
 }
 
 #[test]
@@ -49,7 +50,7 @@ fn same_uid_update_issues_no_command() {
     p2.resource_version = "2".to_owned();
     assert!(update(&mut s, Msg::PodApplied(Box::new(p2))).is_empty());
     assert_eq!(
-        s.pod.as_ref().map(|p| p.resource_version.as_str()),
+        s.target.pod.as_ref().map(|p| p.resource_version.as_str()),
         Some("2")
     );
 }
@@ -67,13 +68,25 @@ fn new_uid_is_a_recreated_pod_with_notice_and_a_new_events_watch() {
     );
     assert_eq!(
         cmds,
-        vec![Cmd::WatchEvents {
-            uid: "uid-2".to_owned()
-        }]
+        vec![
+            Cmd::PodRecreated {
+                generation: Generation(2)
+            },
+            Cmd::WatchEvents {
+                uid: "uid-2".to_owned()
+            }
+        ]
     );
-    assert_eq!(s.notice.as_deref(), Some("pod recreated (new UID uid-2)"));
-    assert!(s.events.is_empty(), "events of the old pod are dropped");
-    assert_eq!(s.pod.as_ref().map(|p| p.uid.as_str()), Some("uid-2"));
+    assert_eq!(s.target.generation, Generation(2));
+    assert_eq!(
+        s.target.notice.as_deref(),
+        Some("pod recreated (new UID uid-2)")
+    );
+    assert!(
+        s.target.events.is_empty(),
+        "events of the old pod are dropped"
+    );
+    assert_eq!(s.target.pod.as_ref().map(|p| p.uid.as_str()), Some("uid-2"));
 }
 
 /// The seed's hello pod re-created (e.g. by its controller) while its `hello` container was
@@ -88,7 +101,7 @@ fn a_recreated_pod_keeps_the_selected_container_by_name() {
         ]
     };
     let mut s = applied(containers());
-    s.selected = 2;
+    s.target.selected = 2;
     update(
         &mut s,
         Msg::PodApplied(Box::new(pod("uid-2", containers()))),
@@ -118,13 +131,13 @@ fn deleted_keeps_the_last_state_and_marks_the_time() {
     update(&mut s, Msg::Tick(later));
     let cmds = update(&mut s, Msg::PodDeleted(Box::new(p.clone())));
     assert!(cmds.is_empty());
-    assert_eq!(s.connection, Connection::Deleted { at: later });
-    assert_eq!(s.pod.as_ref(), Some(&p));
-    assert_eq!(s.events.len(), 1, "events stay with the last state");
+    assert_eq!(s.target.connection, Connection::Deleted { at: later });
+    assert_eq!(s.target.pod.as_ref(), Some(&p));
+    assert_eq!(s.target.events.len(), 1, "events stay with the last state");
     // A relist after the deletion does not wipe what was last seen.
     update(&mut s, Msg::PodAbsent);
-    assert_eq!(s.connection, Connection::Deleted { at: later });
-    assert!(s.pod.is_some());
+    assert_eq!(s.target.connection, Connection::Deleted { at: later });
+    assert!(s.target.pod.is_some());
 }
 
 #[test]
@@ -135,18 +148,18 @@ fn absent_pod_keeps_nothing_stale() {
     ]);
     update(&mut s, Msg::EventsReset(vec![event("e1", "BackOff", 5)]));
     update(&mut s, common::key(crossterm::event::KeyCode::Char('j')));
-    assert_eq!(s.selected, 1);
+    assert_eq!(s.target.selected, 1);
     s.dirty = false;
     assert_eq!(
         update(&mut s, Msg::PodAbsent),
         vec![Cmd::CheckNamespace {
-            namespace: s.namespace.clone()
+            namespace: s.target.namespace.clone()
         }]
     );
-    assert_eq!(s.connection, Connection::NotFound);
-    assert!(s.pod.is_none());
-    assert!(s.events.is_empty());
-    assert_eq!(s.selected, 0);
+    assert_eq!(s.target.connection, Connection::NotFound);
+    assert!(s.target.pod.is_none());
+    assert!(s.target.events.is_empty());
+    assert_eq!(s.target.selected, 0);
     assert!(s.dirty);
 }
 
@@ -157,16 +170,16 @@ fn watch_failure_reconnects_then_a_pod_makes_it_live() {
     update(&mut s, Msg::PodApplied(Box::new(p.clone())));
     let reason = "watch pods: connection refused".to_owned();
     update(&mut s, Msg::PodWatchFailed(reason.clone()));
-    assert_eq!(s.connection, Connection::Reconnecting(reason));
+    assert_eq!(s.target.connection, Connection::Reconnecting(reason));
     assert!(
-        s.pod.is_some(),
+        s.target.pod.is_some(),
         "the last state stays visible while reconnecting"
     );
     update(&mut s, Msg::PodWatchRestarted);
-    assert!(matches!(s.connection, Connection::Reconnecting(_)));
+    assert!(matches!(s.target.connection, Connection::Reconnecting(_)));
     let cmds = update(&mut s, Msg::PodApplied(Box::new(p)));
     assert!(cmds.is_empty(), "same UID: the events watch keeps running");
-    assert_eq!(s.connection, Connection::Live);
+    assert_eq!(s.target.connection, Connection::Live);
 }
 
 #[test]
@@ -180,19 +193,19 @@ fn events_are_kept_newest_first_and_upserted_by_uid() {
             event("mid", "Pulled", 300),
         ]),
     );
-    let order: Vec<&str> = s.events.iter().map(|e| e.uid.as_str()).collect();
+    let order: Vec<&str> = s.target.events.iter().map(|e| e.uid.as_str()).collect();
     assert_eq!(order, ["new", "mid", "old"]);
     let mut bumped = event("old", "Scheduled", 1);
     bumped.count = 2;
     update(&mut s, Msg::EventApplied(bumped));
-    assert_eq!(s.events.len(), 3);
-    assert_eq!(s.events[0].uid, "old");
-    assert_eq!(s.events[0].count, 2);
+    assert_eq!(s.target.events.len(), 3);
+    assert_eq!(s.target.events[0].uid, "old");
+    assert_eq!(s.target.events[0].count, 2);
     update(&mut s, Msg::EventDeleted("mid".to_owned()));
-    let order: Vec<&str> = s.events.iter().map(|e| e.uid.as_str()).collect();
+    let order: Vec<&str> = s.target.events.iter().map(|e| e.uid.as_str()).collect();
     assert_eq!(order, ["old", "new"]);
     update(&mut s, Msg::EventsWatchFailed("403 forbidden".to_owned()));
-    assert_eq!(s.events_error.as_deref(), Some("403 forbidden"));
+    assert_eq!(s.target.events_error.as_deref(), Some("403 forbidden"));
 }
 
 #[test]
@@ -236,11 +249,11 @@ fn a_queued_message_for_another_pod_is_ignored() {
     let mut other = common::pod("uid-other", vec![]);
     other.name = "previous-pod".into();
     assert!(update(&mut s, Msg::PodApplied(Box::new(other.clone()))).is_empty());
-    assert!(s.pod.is_none());
+    assert!(s.target.pod.is_none());
     assert!(update(&mut s, Msg::PodDeleted(Box::new(other))).is_empty());
-    assert!(s.pod.is_none());
+    assert!(s.target.pod.is_none());
     // The watched pod itself still arrives.
     let own = common::pod("uid-1", vec![]);
     assert!(!update(&mut s, Msg::PodApplied(Box::new(own))).is_empty());
-    assert!(s.pod.is_some());
+    assert!(s.target.pod.is_some());
 }

@@ -6,6 +6,7 @@ mod common;
 use common::{applied, key, proxy_and_app, render, state};
 use crossterm::event::KeyCode;
 use jiff::SignedDuration;
+use podscope::app::generation::Generation;
 use podscope::app::msg::{ForwardMsg, ShellEnd};
 use podscope::app::state::Connection;
 use podscope::app::{Cmd, Msg, State, update};
@@ -18,7 +19,7 @@ fn two_containers() -> State {
 }
 
 fn status_line(s: &State) -> String {
-    s.logs.status.clone().unwrap_or_default()
+    s.target.logs.status.clone().unwrap_or_default()
 }
 
 #[test]
@@ -42,7 +43,7 @@ fn e_runs_the_configured_shell_only() {
     assert_eq!(shells(None), ["bash", "sh"]);
     assert_eq!(shells(Some("/bin/ash -l")), ["/bin/ash -l"]);
     let mut s = two_containers();
-    s.shells = shells(Some("zsh"));
+    s.config.shells = shells(Some("zsh"));
     let cmds = update(&mut s, key(KeyCode::Char('e')));
     assert_eq!(
         cmds,
@@ -157,7 +158,7 @@ fn typed(s: &mut State, text: &str) -> Vec<Cmd> {
 fn forward_panel_adds_removes_and_tracks_status() {
     let mut s = two_containers();
     update(&mut s, key(KeyCode::Char('f')));
-    assert!(s.forwards.shown);
+    assert!(s.overlay.forwards_shown());
     update(&mut s, key(KeyCode::Char('a')));
     let cmds = typed(&mut s, "8080:80");
     assert_eq!(
@@ -167,26 +168,28 @@ fn forward_panel_adds_removes_and_tracks_status() {
             spec: spec("8080:80")
         }]
     );
-    assert_eq!(s.forwards.entries[0].state_word(), "starting");
+    assert_eq!(s.target.forwards.entries[0].state_word(), "starting");
     update(&mut s, key(KeyCode::Char('a')));
     assert!(typed(&mut s, "80:80:80").is_empty());
     assert!(
-        s.forwards
+        s.target
+            .forwards
             .status
             .as_deref()
             .is_some_and(|t| t.starts_with("bad forward \"80:80:80\"")),
         "{:?}",
-        s.forwards.status
+        s.target.forwards.status
     );
     // A port name no main container or native sidecar declares is refused before anything
     // binds, with kubectl's words; a declared one is added.
     update(&mut s, key(KeyCode::Char('a')));
     assert!(typed(&mut s, "9090:metrics").is_empty());
     assert_eq!(
-        s.forwards.status.as_deref(),
+        s.target.forwards.status.as_deref(),
         Some("Pod 'web' does not have a named port 'metrics'")
     );
     if let Some(app) = s
+        .target
         .pod
         .as_mut()
         .and_then(|p| p.containers.iter_mut().find(|c| c.name == "app"))
@@ -214,8 +217,8 @@ fn forward_panel_adds_removes_and_tracks_status() {
             error: "unable to listen on 127.0.0.1:9090: address already in use".into(),
         }),
     );
-    assert_eq!(s.forwards.entries[0].state_word(), "active");
-    assert_eq!(s.forwards.entries[1].state_word(), "failed");
+    assert_eq!(s.target.forwards.entries[0].state_word(), "active");
+    assert_eq!(s.target.forwards.entries[1].state_word(), "failed");
     let screen = common::text(&render(&s, 120, 40));
     assert!(
         screen.contains("127.0.0.1:8080         80      active"),
@@ -236,10 +239,10 @@ fn forward_panel_adds_removes_and_tracks_status() {
         update(&mut s, key(KeyCode::Delete)),
         vec![Cmd::StopForward { id: 0 }]
     );
-    assert!(s.forwards.entries.is_empty());
+    assert!(s.target.forwards.entries.is_empty());
     assert!(update(&mut s, key(KeyCode::Delete)).is_empty());
     update(&mut s, key(KeyCode::Esc));
-    assert!(!s.forwards.shown);
+    assert!(!s.overlay.forwards_shown());
 }
 
 /// The panel dates a breakage from the status's `broken_since` and a recovery from its
@@ -311,13 +314,13 @@ fn forward_panel_shows_how_long_it_is_broken_and_the_gap_it_recovered_from() {
 fn switcher_is_absent_for_real_clusters() {
     let mut s = two_containers();
     assert!(update(&mut s, key(KeyCode::Char('P'))).is_empty());
-    assert!(s.switcher.is_none());
+    assert!(s.overlay.switcher().is_none());
 }
 
 #[test]
 fn switcher_opens_lists_and_switches_with_a_state_reset() {
     let mut s = two_containers();
-    s.can_switch = true;
+    s.config.can_switch = true;
     update(&mut s, key(KeyCode::Char('e'))); // leaves a status line behind
     assert_eq!(update(&mut s, key(KeyCode::Char('P'))), vec![Cmd::ListPods]);
     update(
@@ -329,7 +332,7 @@ fn switcher_opens_lists_and_switches_with_a_state_reset() {
             ("04-crashloop-oomkilled-jvm".into(), "orders-jvm".into()),
         ]),
     );
-    let sw = s.switcher.as_ref().expect("open");
+    let sw = s.overlay.switcher().expect("open");
     assert_eq!(sw.pods[sw.selected], ("default".into(), "web".into()));
     insta::assert_snapshot!("switcher@120x40", render(&s, 120, 40));
     update(&mut s, key(KeyCode::Up));
@@ -339,18 +342,19 @@ fn switcher_opens_lists_and_switches_with_a_state_reset() {
         cmds,
         vec![Cmd::SwitchPod {
             namespace: "default".into(),
-            name: "crash".into()
+            name: "crash".into(),
+            generation: Generation(2),
         }]
     );
     assert_eq!(
-        (s.namespace.as_str(), s.name.as_str()),
+        (s.target.namespace.as_str(), s.target.name.as_str()),
         ("default", "crash")
     );
-    assert!(s.pod.is_none() && s.events.is_empty() && s.switcher.is_none());
-    assert_eq!(s.connection, Connection::Connecting);
-    assert!(s.can_switch && s.logs.status.is_none());
+    assert!(s.target.pod.is_none() && s.target.events.is_empty() && s.overlay.switcher().is_none());
+    assert_eq!(s.target.connection, Connection::Connecting);
+    assert!(s.config.can_switch && s.target.logs.status.is_none());
     // `o` opens it too; Esc closes without switching.
     assert_eq!(update(&mut s, key(KeyCode::Char('o'))), vec![Cmd::ListPods]);
     assert!(update(&mut s, key(KeyCode::Esc)).is_empty());
-    assert!(s.switcher.is_none());
+    assert!(s.overlay.switcher().is_none());
 }

@@ -19,7 +19,8 @@ async fn next_matching(rx: &mut Receiver<Msg>, what: &str, f: impl Fn(&Msg) -> b
         let msg = tokio::time::timeout_at(deadline, rx.recv())
             .await
             .unwrap_or_else(|_| panic!("timed out waiting for {what}"))
-            .expect("channel open");
+            .expect("channel open")
+            .untagged();
         if f(&msg) {
             return msg;
         }
@@ -33,7 +34,12 @@ async fn pod_watch_follows_changes_deletion_recreation_and_expiry() {
     let target = common::sim::target(&sim, &ns, &exp.name).await;
     let (tx, mut rx) = channel(64);
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &ns);
-    let task = tokio::spawn(watch_pod(api, ns.clone(), exp.name.clone(), tx.clone()));
+    let task = tokio::spawn(watch_pod(
+        api,
+        ns.clone(),
+        exp.name.clone(),
+        podscope::cluster::TargetTx::new(tx.clone(), podscope::app::generation::Generation::FIRST),
+    ));
 
     // Initial list: the case's pod as kubectl prints it.
     let Msg::PodApplied(first) =
@@ -143,7 +149,13 @@ async fn events_watch_delivers_the_pods_events() {
         .count();
     let (tx, mut rx) = channel(64);
     let api: Api<Event> = Api::namespaced(target.client.clone(), &ns);
-    let task = tokio::spawn(watch_events(api, ns.clone(), exp.name.clone(), uid, tx));
+    let task = tokio::spawn(watch_events(
+        api,
+        ns.clone(),
+        exp.name.clone(),
+        uid,
+        podscope::cluster::TargetTx::new(tx, podscope::app::generation::Generation::FIRST),
+    ));
     let Msg::EventsReset(events) =
         next_matching(&mut rx, "events list", |m| matches!(m, Msg::EventsReset(_))).await
     else {
@@ -175,14 +187,14 @@ async fn session_asks_once_for_the_owner_of_a_pod_held_by_finalizers() {
     );
     let mut session = Session::start(target, tx);
     let mut asked = 0;
-    while state.owner == OwnerStatus::Unknown {
+    while state.target.owner == OwnerStatus::Unknown {
         let msg = next_matching(&mut rx, "the owner's answer", |_| true).await;
         for cmd in update(&mut state, msg) {
             asked += usize::from(matches!(cmd, Cmd::CheckOwner { .. }));
             session.execute(&cmd);
         }
     }
-    assert_eq!(state.owner, OwnerStatus::Gone);
+    assert_eq!(state.target.owner, OwnerStatus::Gone);
     assert_eq!(asked, 1);
     session.execute(&Cmd::Quit);
     sim.shutdown().await;
@@ -216,7 +228,7 @@ async fn session_tells_a_missing_namespace_from_a_missing_pod() {
                 break;
             }
         }
-        assert_eq!(state.namespace_missing, missing, "{ns}");
+        assert_eq!(state.target.namespace_missing, missing, "{ns}");
         session.execute(&podscope::app::Cmd::Quit);
     }
     sim.shutdown().await;

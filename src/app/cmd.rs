@@ -70,12 +70,21 @@ pub enum Cmd {
     /// Ask for the pods the switcher offers (demo only); answered by `Msg::PodList`.
     ListPods,
     /// Aim the session at another pod: abort the pod/events/log watches and forwards and start
-    /// the pod watch for `namespace/name`.
+    /// the pod watch for `namespace/name`, its messages stamped with `generation`.
     SwitchPod {
         /// The new pod's namespace.
         namespace: String,
         /// The new pod's name.
         name: String,
+        /// The new target's generation.
+        generation: crate::app::generation::Generation,
+    },
+    /// The pod was re-created (another `uid`): abort the old instance's events watch, log
+    /// streams and one-shot reads, restart the pod watch (it relists) and keep the forwards
+    /// (they follow the name), stamping everything from now on with `generation`.
+    PodRecreated {
+        /// The new target's generation.
+        generation: crate::app::generation::Generation,
     },
     /// GET the pod's owner once (a pod whose deletion waits on finalizers); answered by
     /// `Msg::OwnerChecked`.

@@ -34,25 +34,25 @@ pub fn reads(msg: &Msg) -> bool {
 pub fn inputs<'a>(state: &'a State, pod: &'a PodSummary) -> Inputs<'a> {
     Inputs::new(
         pod,
-        &state.events,
-        &state.log_tails,
-        &state.related,
-        &state.owner,
+        &state.target.events,
+        &state.target.log_tails,
+        &state.target.related,
+        &state.target.owner,
         state.now,
     )
 }
 
-/// Recomputes `state.diagnosis` from the state's pod, events, log tails, related objects and
+/// Recomputes `state.target.diagnosis` from the state's pod, events, log tails, related objects and
 /// `now`; empty without a pod. Once the watch saw the pod deleted, the findings about its
 /// deletion (grace period, finalizers, a kubelet that has not confirmed) are dropped and an
 /// `info` finding `pod-deleted` leads: what is shown is the pod's last state. Sets `dirty`
 /// when the findings changed.
 pub fn refresh(state: &mut State) {
-    let mut findings = match &state.pod {
+    let mut findings = match &state.target.pod {
         Some(pod) => diagnose(&inputs(state, pod)),
         None => Vec::new(),
     };
-    if let (Connection::Deleted { at }, Some(pod)) = (&state.connection, &state.pod) {
+    if let (Connection::Deleted { at }, Some(pod)) = (&state.target.connection, &state.target.pod) {
         findings.retain(|f| !DELETION_RULES.contains(&f.rule) && f.rule != "healthy");
         let gone = Finding::new(
             "pod-deleted",
@@ -66,8 +66,8 @@ pub fn refresh(state: &mut State) {
         );
         findings.insert(0, gone);
     }
-    if findings != state.diagnosis {
-        state.diagnosis = findings;
+    if findings != state.target.diagnosis {
+        state.target.diagnosis = findings;
         state.dirty = true;
     }
 }

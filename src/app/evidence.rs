@@ -30,19 +30,19 @@ pub struct Asked {
     pub lookups: BTreeSet<ObjectRef>,
 }
 
-/// Drops the tails, answers and asks of another pod than `state.pod` (by `uid`), before the
+/// Drops the tails, answers and asks of another pod than `state.target.pod` (by `uid`), before the
 /// diagnosis reads them. Nothing happens without a pod (the last one's stay until a new one).
 pub fn forget_other_pod(state: &mut State) {
-    let Some(uid) = state.pod.as_ref().map(|p| p.uid.as_str()) else {
+    let Some(uid) = state.target.pod.as_ref().map(|p| p.uid.as_str()) else {
         return;
     };
-    if state.evidence.uid.as_deref() != Some(uid) {
-        state.evidence = Asked {
+    if state.target.evidence.uid.as_deref() != Some(uid) {
+        state.target.evidence = Asked {
             uid: Some(uid.to_owned()),
             ..Asked::default()
         };
-        state.log_tails = crate::model::diagnosis::LogTails::default();
-        state.related.clear();
+        state.target.log_tails = crate::model::diagnosis::LogTails::default();
+        state.target.related.clear();
     }
 }
 
@@ -50,10 +50,10 @@ pub fn forget_other_pod(state: &mut State) {
 /// them asked. None for a pod seen deleted (its logs and objects are not there to read).
 pub fn wanted(state: &mut State) -> Vec<Cmd> {
     let mut cmds = Vec::new();
-    if matches!(state.connection, Connection::Deleted { .. }) {
+    if matches!(state.target.connection, Connection::Deleted { .. }) {
         return cmds;
     }
-    let Some(pod) = &state.pod else {
+    let Some(pod) = &state.target.pod else {
         return cmds;
     };
     for c in &pod.containers {
@@ -66,8 +66,8 @@ pub fn wanted(state: &mut State) -> Vec<Cmd> {
             last.container_id.clone()
         };
         let key = (c.restart_count, instance);
-        if state.evidence.previous.get(&c.name) != Some(&key) {
-            state.evidence.previous.insert(c.name.clone(), key);
+        if state.target.evidence.previous.get(&c.name) != Some(&key) {
+            state.target.evidence.previous.insert(c.name.clone(), key);
             cmds.push(Cmd::ReadLogTail {
                 container: c.name.clone(),
                 previous: true,
@@ -75,8 +75,8 @@ pub fn wanted(state: &mut State) -> Vec<Cmd> {
             });
         }
     }
-    for object in wanted_lookups(&state.diagnosis, &state.related) {
-        if state.evidence.lookups.insert(object.clone()) {
+    for object in wanted_lookups(&state.target.diagnosis, &state.target.related) {
+        if state.target.evidence.lookups.insert(object.clone()) {
             cmds.push(Cmd::Lookup(object));
         }
     }
@@ -87,20 +87,27 @@ pub fn wanted(state: &mut State) -> Vec<Cmd> {
 /// an older restart or another pod is dropped). Marks the screen dirty when stored.
 pub fn log_tail_read(state: &mut State, container: String, previous: bool, tail: LogTail) {
     if previous {
-        if state.evidence.previous.get(&container).map(|(n, _)| *n) != Some(tail.restart_count) {
+        if state
+            .target
+            .evidence
+            .previous
+            .get(&container)
+            .map(|(n, _)| *n)
+            != Some(tail.restart_count)
+        {
             return;
         }
-        state.log_tails.previous.insert(container, tail);
+        state.target.log_tails.previous.insert(container, tail);
     } else {
-        state.log_tails.current.insert(container, tail);
+        state.target.log_tails.current.insert(container, tail);
     }
     state.dirty = true;
 }
 
 /// Stores the answer to `Cmd::Lookup`, if that object was asked about for this pod.
 pub fn looked_up(state: &mut State, object: ObjectRef, lookup: Lookup) {
-    if state.evidence.lookups.contains(&object) {
-        state.related.insert(object, lookup);
+    if state.target.evidence.lookups.contains(&object) {
+        state.target.related.insert(object, lookup);
         state.dirty = true;
     }
 }

@@ -8,6 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use super::Cmd;
 use super::keymap::Action;
 use super::msg::ForwardMsg;
+use super::overlay::Overlay;
 use super::state::State;
 use crate::model::forward::PortSpec;
 use crate::model::forward_status::{ForwardState, ForwardStatus};
@@ -52,17 +53,14 @@ impl ForwardEntry {
     }
 }
 
-/// The panel: its entries, selection, and the spec being typed.
+/// The forwards and the panel's selection and status line (whether the panel is shown and the
+/// spec being typed are [`Overlay::Forwards`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ForwardPanel {
-    /// Shown (`f`); it takes the keys while shown.
-    pub shown: bool,
     /// The forwards, in the order they were added.
     pub entries: Vec<ForwardEntry>,
     /// Index of the selected entry.
     pub selected: usize,
-    /// The spec being typed after `a` (`None`: not typing).
-    pub input: Option<String>,
     /// The id the next forward gets.
     pub next_id: u64,
     /// The panel's status line (parse error of a typed spec), cleared by the next panel action.
@@ -71,7 +69,7 @@ pub struct ForwardPanel {
 
 /// Adds a forward for `spec` (from `--forward` or the panel): a new entry and `Cmd::AddForward`.
 pub fn add(state: &mut State, spec: PortSpec) -> Vec<Cmd> {
-    let panel = &mut state.forwards;
+    let panel = &mut state.target.forwards;
     let id = panel.next_id;
     panel.next_id += 1;
     panel.entries.push(ForwardEntry {
@@ -91,7 +89,7 @@ fn unknown_port_name(state: &State, spec: &PortSpec) -> Option<String> {
     let crate::model::forward::RemotePort::Name(name) = &spec.remote else {
         return None;
     };
-    let pod = state.pod.as_ref()?;
+    let pod = state.target.pod.as_ref()?;
     let declared = pod
         .containers
         .iter()
@@ -106,14 +104,14 @@ fn unknown_port_name(state: &State, spec: &PortSpec) -> Option<String> {
     (!declared).then(|| sanitize(name).into_owned())
 }
 
-/// `f`: show the panel (closing help: the panel takes the keys) or hide it.
+/// `f`: show the panel (in place of any other overlay: the panel takes the keys) or hide it.
 pub fn toggle(state: &mut State) {
-    state.forwards.shown = !state.forwards.shown;
-    if state.forwards.shown {
-        state.show_help = false;
-    }
-    state.forwards.input = None;
-    state.forwards.status = None;
+    state.overlay = if state.overlay.forwards_shown() {
+        Overlay::None
+    } else {
+        Overlay::Forwards { input: None }
+    };
+    state.target.forwards.status = None;
     state.dirty = true;
 }
 
@@ -122,12 +120,18 @@ pub fn on_msg(state: &mut State, msg: ForwardMsg) {
     let id = match &msg {
         ForwardMsg::Status { id, .. } | ForwardMsg::Failed { id, .. } => *id,
     };
-    if let Some(e) = state.forwards.entries.iter_mut().find(|e| e.id == id) {
+    if let Some(e) = state
+        .target
+        .forwards
+        .entries
+        .iter_mut()
+        .find(|e| e.id == id)
+    {
         match msg {
             ForwardMsg::Status { status, .. } => e.status = Some(status),
             ForwardMsg::Failed { error, .. } => e.failed = Some(sanitize(&error).into_owned()),
         }
-        state.dirty |= state.forwards.shown;
+        state.dirty |= state.overlay.forwards_shown();
     }
 }
 
@@ -139,35 +143,37 @@ pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
     }
     state.dirty = true;
     let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
-    let panel = &mut state.forwards;
-    let Some(text) = panel.input.as_mut() else {
+    let Overlay::Forwards { input } = &mut state.overlay else {
+        return Vec::new();
+    };
+    let Some(text) = input.as_mut() else {
         return Vec::new();
     };
     match key.code {
-        _ if ctrl_c => panel.input = None,
-        KeyCode::Esc => panel.input = None,
+        _ if ctrl_c => *input = None,
+        KeyCode::Esc => *input = None,
         KeyCode::Backspace => {
             text.pop();
         }
         KeyCode::Enter => {
             let typed = text.trim().to_owned();
-            panel.input = None;
+            *input = None;
             if typed.is_empty() {
                 return Vec::new();
             }
             return match typed.parse::<PortSpec>() {
                 Ok(spec) => match unknown_port_name(state, &spec) {
                     Some(name) => {
-                        state.forwards.status = Some(format!(
+                        state.target.forwards.status = Some(format!(
                             "Pod '{}' does not have a named port '{name}'",
-                            sanitize(&state.name)
+                            sanitize(&state.target.name)
                         ));
                         Vec::new()
                     }
                     None => add(state, spec),
                 },
                 Err(e) => {
-                    state.forwards.status = Some(format!("bad forward {typed:?}: {e}"));
+                    state.target.forwards.status = Some(format!("bad forward {typed:?}: {e}"));
                     Vec::new()
                 }
             };
@@ -182,12 +188,16 @@ pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
 /// close); it clears the panel's status line. Removing returns `Cmd::StopForward`.
 pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
     state.dirty = true;
-    let panel = &mut state.forwards;
+    let panel = &mut state.target.forwards;
     panel.status = None;
     let last = panel.entries.len().saturating_sub(1);
     match action {
         Action::CloseForwards => toggle(state),
-        Action::ForwardAdd => panel.input = Some(String::new()),
+        Action::ForwardAdd => {
+            state.overlay = Overlay::Forwards {
+                input: Some(String::new()),
+            }
+        }
         Action::ForwardRemove if panel.selected < panel.entries.len() => {
             let removed = panel.entries.remove(panel.selected);
             panel.selected = panel.selected.min(panel.entries.len().saturating_sub(1));

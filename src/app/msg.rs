@@ -13,6 +13,11 @@ pub enum Msg {
     Key(crossterm::event::KeyEvent),
     /// The terminal was resized to (columns, rows).
     Resize(u16, u16),
+    /// The view's scroll limits, measured by the loop after a draw (`ui::extents`).
+    Measured(crate::app::overlay::Extents),
+    /// A message from a cluster task started for the target of this generation; `update`
+    /// applies the inner message only while that target is shown (see [`crate::app::generation`]).
+    ForTarget(crate::app::generation::Generation, Box<Msg>),
     /// The pod watch saw the pod (initial list or ADDED/MODIFIED).
     PodApplied(Box<PodSummary>),
     /// A full (re)list finished and the pod was not in it: it does not exist (yet).
@@ -108,6 +113,24 @@ pub enum Msg {
     },
     /// SIGTERM / SIGHUP: leave cleanly.
     Quit,
+}
+
+impl Msg {
+    /// `msg` stamped for the target of `generation` (what the cluster tasks send).
+    #[must_use]
+    pub fn for_target(generation: crate::app::generation::Generation, msg: Msg) -> Msg {
+        Msg::ForTarget(generation, Box::new(msg))
+    }
+
+    /// The message without its generation stamp, if any (for readers of the channel that do
+    /// not care which target it is for).
+    #[must_use]
+    pub fn untagged(self) -> Msg {
+        match self {
+            Msg::ForTarget(_, msg) => msg.untagged(),
+            other => other,
+        }
+    }
 }
 
 /// How an interactive shell or attach ended (from `cluster::exec::ShellOutcome`/`ExecError`).

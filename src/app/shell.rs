@@ -23,21 +23,22 @@ pub fn shells(configured: Option<&str>) -> Vec<String> {
     }
 }
 
-/// `e`: a shell (`state.shells`, first that exists) in the selected container
+/// `e`: a shell (`state.config.shells`, first that exists) in the selected container
 /// (`Cmd::OpenShell`), or a status when there is no container.
 pub fn open_shell(state: &mut State) -> Vec<Cmd> {
     state.dirty = true;
     match state.selected_container() {
         Some(c) => {
             let container = c.name.clone();
-            state.logs.status = Some(format!("opening a shell in {}…", sanitize(&container)));
+            state.target.logs.status =
+                Some(format!("opening a shell in {}…", sanitize(&container)));
             vec![Cmd::OpenShell {
                 container,
-                shells: state.shells.clone(),
+                shells: state.config.shells.clone(),
             }]
         }
         None => {
-            state.logs.status = Some("no container to open a shell in".to_owned());
+            state.target.logs.status = Some("no container to open a shell in".to_owned());
             Vec::new()
         }
     }
@@ -49,14 +50,14 @@ pub fn add_debug(state: &mut State) -> Vec<Cmd> {
     match state.selected_container() {
         Some(c) => {
             let target = c.name.clone();
-            state.logs.status = Some(format!(
+            state.target.logs.status = Some(format!(
                 "adding an ephemeral debug container ({DEBUG_IMAGE}) targeting {}…",
                 sanitize(&target)
             ));
             vec![Cmd::AddDebugContainer { target }]
         }
         None => {
-            state.logs.status = Some("no container to debug".to_owned());
+            state.target.logs.status = Some("no container to debug".to_owned());
             Vec::new()
         }
     }
@@ -74,6 +75,7 @@ pub fn end_text(state: &State, container: &str, result: &ShellEnd) -> String {
         }
         ShellEnd::NoShell { tried } => {
             let image = state
+                .target
                 .pod
                 .as_ref()
                 .and_then(|p| p.containers.iter().find(|c| c.name == container))
@@ -90,19 +92,19 @@ pub fn end_text(state: &State, container: &str, result: &ShellEnd) -> String {
 
 /// `Msg::ShellExited`: the status line says how it ended.
 pub fn exited(state: &mut State, container: &str, result: &ShellEnd) {
-    state.logs.status = Some(end_text(state, container, result));
+    state.target.logs.status = Some(end_text(state, container, result));
     state.dirty = true;
 }
 
 /// `Msg::DebugReady`: the debugger runs; attach to it through the same terminal handoff.
 pub fn debug_ready(state: &mut State, name: String) -> Vec<Cmd> {
-    state.logs.status = Some(format!("attaching to {}…", sanitize(&name)));
+    state.target.logs.status = Some(format!("attaching to {}…", sanitize(&name)));
     state.dirty = true;
     vec![Cmd::AttachDebug { container: name }]
 }
 
 /// `Msg::DebugFailed`: the reason in the status line.
 pub fn debug_failed(state: &mut State, reason: &str) {
-    state.logs.status = Some(format!("debug container failed: {}", sanitize(reason)));
+    state.target.logs.status = Some(format!("debug container failed: {}", sanitize(reason)));
     state.dirty = true;
 }

@@ -5,7 +5,9 @@
 
 use super::Cmd;
 use super::keymap::Action;
+use super::overlay::Overlay;
 use super::state::State;
+use super::target::Target;
 
 /// The switcher overlay.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -18,14 +20,13 @@ pub struct Switcher {
     pub loading: bool,
 }
 
-/// `P`/`o`: open the switcher (loading; closing help: the switcher takes the keys) and ask for
-/// the list.
+/// `P`/`o`: open the switcher (loading; in place of any other overlay: the switcher takes the
+/// keys) and ask for the list.
 pub fn open(state: &mut State) -> Vec<Cmd> {
-    if !state.can_switch {
+    if !state.config.can_switch {
         return Vec::new();
     }
-    state.show_help = false;
-    state.switcher = Some(Switcher {
+    state.overlay = Overlay::Switcher(Switcher {
         loading: true,
         ..Switcher::default()
     });
@@ -35,8 +36,8 @@ pub fn open(state: &mut State) -> Vec<Cmd> {
 
 /// `Msg::PodList`: fill the open switcher, highlighting the current pod.
 pub fn pod_list(state: &mut State, mut pods: Vec<(String, String)>) {
-    let current = (state.namespace.clone(), state.name.clone());
-    if let Some(sw) = state.switcher.as_mut() {
+    let current = (state.target.namespace.clone(), state.target.name.clone());
+    if let Overlay::Switcher(sw) = &mut state.overlay {
         pods.sort();
         sw.selected = pods.iter().position(|p| *p == current).unwrap_or(0);
         sw.pods = pods;
@@ -47,13 +48,13 @@ pub fn pod_list(state: &mut State, mut pods: Vec<(String, String)>) {
 
 /// A switcher action from the keymap (`↓/j` `↑/k` move, Enter switches, Esc/q/P/o close).
 pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
-    let Some(sw) = state.switcher.as_mut() else {
+    let Overlay::Switcher(sw) = &mut state.overlay else {
         return Vec::new();
     };
     state.dirty = true;
     let last = sw.pods.len().saturating_sub(1);
     match action {
-        Action::CloseSwitcher => state.switcher = None,
+        Action::CloseSwitcher => state.overlay = Overlay::None,
         Action::SwitcherNext => sw.selected = (sw.selected + 1).min(last),
         Action::SwitcherPrev => sw.selected = sw.selected.saturating_sub(1),
         Action::SwitchToSelected => {
@@ -67,16 +68,19 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
     Vec::new()
 }
 
-/// Aims the state at `namespace/name`: a fresh state (connecting, no pod, no events, no forwards)
-/// keeping the theme, the clock, the log capacity and the switcher's availability.
+/// Aims the state at `namespace/name`: a new target under the next generation (connecting, no
+/// pod, no events, no forwards), no overlay; the config (shells, theme, log capacity, `-c`,
+/// switching), the clock and the terminal's size stay.
 pub fn switch(state: &mut State, namespace: &str, name: &str) -> Vec<Cmd> {
-    let mut fresh = State::new(namespace, name, state.now, state.theme);
-    fresh.can_switch = state.can_switch;
-    fresh.logs = crate::app::logs::LogPane::new(state.logs.buffer.capacity());
-    fresh.logs.page = state.logs.page;
-    *state = fresh;
+    let generation = state.generations.allocate();
+    let page = state.target.logs.page;
+    state.target = Target::new(generation, namespace, name, &state.config);
+    state.target.logs.page = page;
+    state.overlay = Overlay::None;
+    state.dirty = true;
     vec![Cmd::SwitchPod {
         namespace: namespace.to_owned(),
         name: name.to_owned(),
+        generation,
     }]
 }

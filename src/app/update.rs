@@ -3,6 +3,7 @@
 use super::keymap::{Action, action_in};
 use super::logs::actions as logs;
 use super::state::{Connection, State};
+use super::target::Target;
 use super::{Cmd, Msg};
 use crate::model::PodSummary;
 use crate::model::event::sort_newest_first;
@@ -11,8 +12,11 @@ use crate::model::sanitize::sanitize;
 /// Applies one message to `state` and returns the effects for the loop to execute.
 ///
 /// Sets `state.dirty` when the screen changes. Rules:
-/// - first `PodApplied` → `Cmd::WatchEvents{uid}`; a different `uid` than the shown pod → notice
-///   "pod recreated (new UID …)", events cleared, `Cmd::WatchEvents{uid}`;
+/// - `ForTarget(generation, msg)` → `msg` if `generation` is the shown target's, else nothing
+///   (a message of a task started for a pod since switched away from or re-created);
+/// - first `PodApplied` → `Cmd::WatchEvents{uid}`; a different `uid` than the shown pod → a new
+///   target (next generation) with notice "pod recreated (new UID …)", `Cmd::PodRecreated`,
+///   `Cmd::WatchEvents{uid}`;
 /// - `PodAbsent` → not found, nothing stale kept (unless the pod was seen deleted: then the last
 ///   state stays, since absence is what deletion means);
 /// - `PodDeleted` → last state kept, marked deleted at `state.now`;
@@ -21,10 +25,16 @@ use crate::model::sanitize::sanitize;
 /// - `Tick(now)` → `now` set; dirty only if something time-dependent is displayed;
 /// - keys are resolved through [`crate::app::keymap::KEYMAP`] in `state.key_mode()` (the
 ///   port-forward panel and the pod switcher take the keys while open); `Quit` → `Cmd::Quit`;
-///   a spec typed in the panel or a log search/filter reads raw keys;
+///   a spec typed in the panel or a log search/filter prompt ([`super::overlay::Overlay`]) reads
+///   raw keys;
 /// - after a message the diagnosis reads, it is refreshed and the log tails and lookups it
 ///   wants are asked once each (`Cmd::ReadLogTail`, `Cmd::Lookup`, see [`super::evidence`]).
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
+    let msg = match msg {
+        Msg::ForTarget(generation, msg) if generation == state.target.generation => *msg,
+        Msg::ForTarget(..) => return Vec::new(),
+        msg => msg,
+    };
     let diagnosis_input = super::diagnosis::reads(&msg);
     let mut cmds = apply(state, msg);
     if diagnosis_input {
@@ -44,14 +54,14 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             }
             Vec::new()
         }
-        Msg::Key(key) if state.forwards.shown && state.forwards.input.is_some() => {
+        Msg::Key(key) if state.overlay.forward_input().is_some() => {
             super::forwards::input_key(state, &key)
         }
-        Msg::Key(key) if state.logs.input.is_some() => logs::input_key(state, &key),
+        Msg::Key(key) if state.overlay.prompt().is_some() => logs::input_key(state, &key),
         Msg::Key(key) => {
             // A status line ("saved …", "no match …", "shell exited …") stays until the next
             // key, then the footer's key hints come back.
-            if state.logs.status.take().is_some() {
+            if state.target.logs.status.take().is_some() {
                 state.dirty = true;
             }
             match action_in(&key, state.key_mode()) {
@@ -61,86 +71,94 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
         }
         Msg::Resize(cols, rows) => {
             state.screen = Some((cols, rows));
-            state.help_scroll = state.help_scroll.min(help_max_scroll(state));
             // A page of the log pane: about half the screen (the pane's exact height is the
             // view's business).
-            state.logs.page = usize::from(rows / 2).max(1);
+            state.target.logs.page = usize::from(rows / 2).max(1);
             state.dirty = true;
             Vec::new()
         }
+        Msg::Measured(extents) => {
+            state.extents = extents;
+            let before = state.overlay.clone();
+            state.overlay.clamp(extents);
+            state.dirty |= before != state.overlay;
+            Vec::new()
+        }
+        // Stamps are taken off above.
+        Msg::ForTarget(..) => Vec::new(),
         // After a pod switch, messages of the old pod's watch may still be queued: ignore them.
         Msg::PodApplied(pod) | Msg::PodDeleted(pod)
-            if pod.namespace != state.namespace || pod.name != state.name =>
+            if pod.namespace != state.target.namespace || pod.name != state.target.name =>
         {
             Vec::new()
         }
         Msg::PodApplied(pod) => pod_applied(state, *pod),
         Msg::PodAbsent => {
             let mut cmds = Vec::new();
-            if !matches!(state.connection, Connection::Deleted { .. }) {
-                state.pod = None;
-                state.events.clear();
-                state.events_error = None;
-                state.selected = 0;
-                state.connection = Connection::NotFound;
+            if !matches!(state.target.connection, Connection::Deleted { .. }) {
+                state.target.pod = None;
+                state.target.events.clear();
+                state.target.events_error = None;
+                state.target.selected = 0;
+                state.target.connection = Connection::NotFound;
                 state.dirty = true;
-                if !state.namespace_asked {
-                    state.namespace_asked = true;
+                if !state.target.namespace_asked {
+                    state.target.namespace_asked = true;
                     cmds.push(Cmd::CheckNamespace {
-                        namespace: state.namespace.clone(),
+                        namespace: state.target.namespace.clone(),
                     });
                 }
             }
             cmds
         }
         Msg::NamespaceChecked { namespace, exists } => {
-            if namespace == state.namespace {
-                state.namespace_missing = exists == Some(false);
+            if namespace == state.target.namespace {
+                state.target.namespace_missing = exists == Some(false);
                 state.dirty = true;
             }
             Vec::new()
         }
         Msg::PodDeleted(pod) => {
             keep_selection(state, &pod);
-            state.pod = Some(*pod);
-            state.connection = Connection::Deleted { at: state.now };
+            state.target.pod = Some(*pod);
+            state.target.connection = Connection::Deleted { at: state.now };
             state.dirty = true;
             Vec::new()
         }
         Msg::PodWatchRestarted => Vec::new(),
         Msg::PodWatchFailed(reason) => {
-            state.connection = Connection::Reconnecting(sanitize(&reason).into_owned());
+            state.target.connection = Connection::Reconnecting(sanitize(&reason).into_owned());
             state.dirty = true;
             Vec::new()
         }
         Msg::EventsReset(mut events) => {
             sort_newest_first(&mut events);
-            state.events = events;
-            state.events_error = None;
+            state.target.events = events;
+            state.target.events_error = None;
             state.dirty = true;
             logs::events_changed(state);
             Vec::new()
         }
         Msg::EventApplied(event) => {
-            match state.events.iter_mut().find(|e| e.uid == event.uid) {
+            match state.target.events.iter_mut().find(|e| e.uid == event.uid) {
                 Some(slot) => *slot = event,
-                None => state.events.push(event),
+                None => state.target.events.push(event),
             }
-            sort_newest_first(&mut state.events);
-            state.events_error = None;
+            sort_newest_first(&mut state.target.events);
+            state.target.events_error = None;
             state.dirty = true;
             logs::events_changed(state);
             Vec::new()
         }
         Msg::EventDeleted(uid) => {
-            let before = state.events.len();
-            state.events.retain(|e| e.uid != uid);
-            state.dirty |= state.events.len() != before;
+            let before = state.target.events.len();
+            state.target.events.retain(|e| e.uid != uid);
+            state.dirty |= state.target.events.len() != before;
             logs::events_changed(state);
             Vec::new()
         }
         Msg::EventsWatchFailed(reason) => {
-            state.events_error = Some(sanitize(&reason).into_owned());
+            state.target.events_error = Some(sanitize(&reason).into_owned());
             state.dirty = true;
             Vec::new()
         }
@@ -168,8 +186,8 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             Vec::new()
         }
         Msg::OwnerChecked { uid, status } => {
-            if state.owner_asked.as_deref() == Some(uid.as_str()) {
-                state.owner = status;
+            if state.target.owner_asked.as_deref() == Some(uid.as_str()) {
+                state.target.owner = status;
                 state.dirty = true;
             }
             Vec::new()
@@ -192,23 +210,28 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
 
 fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
     let mut cmds = Vec::new();
-    let recreated = state.pod.as_ref().is_some_and(|old| old.uid != pod.uid);
-    match &state.pod {
+    let recreated = state
+        .target
+        .pod
+        .as_ref()
+        .is_some_and(|old| old.uid != pod.uid);
+    match &state.target.pod {
         None => {
-            state.selected = state.first_selection(&pod);
+            state.target.selected = state.first_selection(&pod);
             cmds.push(Cmd::WatchEvents {
                 uid: pod.uid.clone(),
             });
         }
         Some(old) if old.uid != pod.uid => {
-            state.notice = Some(format!("pod recreated (new UID {})", pod.uid));
-            state.events.clear();
-            state.events_error = None;
             // The person was looking at a container: keep it when the new pod has it.
             let kept = state
                 .selected_container()
                 .and_then(|c| pod.containers.iter().position(|n| n.name == c.name));
-            state.selected = kept.unwrap_or_else(|| state.first_selection(&pod));
+            let generation = state.generations.allocate();
+            state.target = Target::recreated(&state.target, generation);
+            state.target.notice = Some(format!("pod recreated (new UID {})", pod.uid));
+            state.target.selected = kept.unwrap_or_else(|| state.first_selection(&pod));
+            cmds.push(Cmd::PodRecreated { generation });
             cmds.push(Cmd::WatchEvents {
                 uid: pod.uid.clone(),
             });
@@ -216,18 +239,18 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
         Some(_) => keep_selection(state, &pod),
     }
     if let Some(owner) = crate::model::deletion::owner_check_needed(&pod)
-        && state.owner_asked.as_deref() != Some(owner.uid.as_str())
+        && state.target.owner_asked.as_deref() != Some(owner.uid.as_str())
     {
-        state.owner_asked = Some(owner.uid.clone());
-        state.owner = crate::model::deletion::OwnerStatus::Unknown;
+        state.target.owner_asked = Some(owner.uid.clone());
+        state.target.owner = crate::model::deletion::OwnerStatus::Unknown;
         cmds.push(Cmd::CheckOwner {
             namespace: pod.namespace.clone(),
             owner: owner.clone(),
         });
     }
-    state.pod = Some(pod);
-    state.namespace_missing = false;
-    state.connection = Connection::Live;
+    state.target.pod = Some(pod);
+    state.target.namespace_missing = false;
+    state.target.connection = Connection::Live;
     state.dirty = true;
     cmds.extend(logs::pod_changed(state, recreated));
     cmds
@@ -237,27 +260,28 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
 fn keep_selection(state: &mut State, new: &PodSummary) {
     let name = state.selected_container().map(|c| c.name.clone());
     let by_name = name.and_then(|n| new.containers.iter().position(|c| c.name == n));
-    state.selected =
-        by_name.unwrap_or_else(|| state.selected.min(new.containers.len().saturating_sub(1)));
+    state.target.selected = by_name.unwrap_or_else(|| {
+        state
+            .target
+            .selected
+            .min(new.containers.len().saturating_sub(1))
+    });
 }
 
 fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
-    let count = state.pod.as_ref().map_or(0, |p| p.containers.len());
+    let count = state.target.pod.as_ref().map_or(0, |p| p.containers.len());
     let last = count.saturating_sub(1);
-    let before = (state.selected, state.show_help);
+    let before = (state.target.selected, state.overlay.clone());
     match action {
         Action::Quit => return vec![Cmd::Quit],
-        Action::NextContainer => state.selected = (state.selected + 1).min(last),
-        Action::PrevContainer => state.selected = state.selected.saturating_sub(1),
-        Action::FirstContainer => state.selected = 0,
-        Action::LastContainer => state.selected = last,
-        Action::ToggleHelp => {
-            state.show_help = !state.show_help;
-            state.help_scroll = 0;
-        }
-        Action::CloseHelp => state.show_help = false,
+        Action::NextContainer => state.target.selected = (state.target.selected + 1).min(last),
+        Action::PrevContainer => state.target.selected = state.target.selected.saturating_sub(1),
+        Action::FirstContainer => state.target.selected = 0,
+        Action::LastContainer => state.target.selected = last,
+        Action::ToggleHelp => super::help::toggle(state),
+        Action::CloseHelp => super::help::close(state),
         Action::HelpUp | Action::HelpDown | Action::HelpPageUp | Action::HelpPageDown => {
-            scroll_help(state, action);
+            super::help::scroll(state, action);
             return Vec::new();
         }
         Action::OpenShell => return super::shell::open_shell(state),
@@ -291,30 +315,9 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         }
         log_action => return logs::apply(state, log_action),
     }
-    state.dirty |= before != (state.selected, state.show_help);
-    if before.0 != state.selected && state.logs.shown && !state.logs.all {
+    state.dirty |= before != (state.target.selected, state.overlay.clone());
+    if before.0 != state.target.selected && state.target.logs.shown && !state.target.logs.all {
         return logs::reload(state);
     }
     Vec::new()
-}
-
-/// The help overlay's scroll limit at the last known terminal size (80×24 before any resize).
-fn help_max_scroll(state: &State) -> usize {
-    let (cols, rows) = state.screen.unwrap_or((80, 24));
-    crate::ui::help::max_scroll(cols, rows)
-}
-
-/// Scrolls the help overlay by a line or a page, within what is hidden at the current size.
-fn scroll_help(state: &mut State, action: Action) {
-    let (_, rows) = state.screen.unwrap_or((80, 24));
-    let page = usize::from(rows.saturating_sub(4)).max(1);
-    let before = state.help_scroll;
-    state.help_scroll = match action {
-        Action::HelpUp => before.saturating_sub(1),
-        Action::HelpPageUp => before.saturating_sub(page),
-        Action::HelpDown => before + 1,
-        _ => before + page,
-    }
-    .min(help_max_scroll(state));
-    state.dirty |= before != state.help_scroll;
 }

@@ -10,10 +10,10 @@ use futures::io::{AsyncBufRead, AsyncBufReadExt};
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use kube::api::LogParams;
-use tokio::sync::mpsc::Sender;
 use tokio::time::Instant;
 
 use super::logs_ws::LogSource;
+use super::target_tx::TargetTx;
 use crate::app::Msg;
 use crate::model::log::LogLine;
 
@@ -207,14 +207,14 @@ pub struct StreamSpec {
 
 /// Reads one log stream to its end and sends `Msg::LogLines` per batch, then one
 /// `Msg::LogStreamEnded` (`reason` = `None` at a clean end, else the server's message or the
-/// transport error). Returns early when the receiver is gone.
-pub async fn stream_task(api: Api<Pod>, spec: StreamSpec, tx: Sender<Msg>) {
+/// transport error), stamped by `tx`. Returns early when the receiver is gone.
+pub async fn stream_task(api: Api<Pod>, spec: StreamSpec, tx: TargetTx) {
     stream_task_from(LogSource::Http(api), spec, tx).await;
 }
 
 /// [`stream_task`] reading from any [`LogSource`] (HTTP or WebSocket): the same batches and end
 /// message whichever transport carries the bytes.
-pub async fn stream_task_from(source: LogSource, spec: StreamSpec, tx: Sender<Msg>) {
+pub async fn stream_task_from(source: LogSource, spec: StreamSpec, tx: TargetTx) {
     let ended = |reason| Msg::LogStreamEnded {
         stream: spec.stream,
         reason,

@@ -16,8 +16,10 @@ pub mod on_demand;
 pub mod one_shot;
 pub mod session;
 pub mod shell;
+pub mod target_tx;
 pub mod tty;
 pub mod watch;
 
 pub use config::{ConnectError, ConnectOptions, Target, connect};
 pub use session::Session;
+pub use target_tx::TargetTx;

@@ -2,7 +2,7 @@
 //! (one [`Forwarder`] per forward, its statuses relayed as `Msg::Forward`), and the demo's pod
 //! list (the switcher).
 //! The terminal handoff itself (`Cmd::OpenShell`, `Cmd::AttachDebug`) is the loop's, see
-//! `app::run`.
+//! `tui::run`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,6 +10,7 @@ use std::sync::Arc;
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use tokio::sync::mpsc::Sender;
+use tokio::sync::watch;
 
 use super::config::Target;
 use super::debug::{
@@ -17,7 +18,9 @@ use super::debug::{
 };
 use super::exec::ExecError;
 use super::forward::Forwarder;
+use super::target_tx::TargetTx;
 use crate::app::Msg;
+use crate::app::generation::Generation;
 use crate::app::msg::ForwardMsg;
 use crate::app::shell::DEBUG_IMAGE;
 use crate::model::forward::PortSpec;
@@ -50,8 +53,17 @@ impl std::fmt::Debug for OnDemand {
 
 impl OnDemand {
     /// Starts forward `id` for `spec` to `target`'s pod: binds, then relays every status change
-    /// as `Msg::Forward(Status)`; a bind failure is `Msg::Forward(Failed)`.
-    pub fn add_forward(&mut self, target: &Target, id: u64, spec: PortSpec, tx: Sender<Msg>) {
+    /// as `Msg::Forward(Status)`; a bind failure is `Msg::Forward(Failed)`. Each is stamped with
+    /// the current value of `generation`; when it changes (the pod was re-created: the forward
+    /// follows the name), the current status is sent again under the new one.
+    pub fn add_forward(
+        &mut self,
+        target: &Target,
+        id: u64,
+        spec: PortSpec,
+        tx: Sender<Msg>,
+        mut generation: watch::Receiver<Generation>,
+    ) {
         let (client, ns, pod) = (
             target.client.clone(),
             target.namespace.clone(),
@@ -62,8 +74,12 @@ impl OnDemand {
                 Ok(f) => f,
                 Err(e) => {
                     let error = e.to_string();
+                    let stamp = *generation.borrow();
                     let _ = tx
-                        .send(Msg::Forward(ForwardMsg::Failed { id, error }))
+                        .send(Msg::for_target(
+                            stamp,
+                            Msg::Forward(ForwardMsg::Failed { id, error }),
+                        ))
                         .await;
                     return;
                 }
@@ -71,15 +87,23 @@ impl OnDemand {
             let mut rx = fwd.subscribe();
             loop {
                 let status = rx.borrow_and_update().first().cloned();
+                let stamp = *generation.borrow_and_update();
                 if let Some(status) = status
                     && tx
-                        .send(Msg::Forward(ForwardMsg::Status { id, status }))
+                        .send(Msg::for_target(
+                            stamp,
+                            Msg::Forward(ForwardMsg::Status { id, status }),
+                        ))
                         .await
                         .is_err()
                 {
                     break;
                 }
-                if rx.changed().await.is_err() {
+                let changed = tokio::select! {
+                    changed = rx.changed() => changed.is_ok(),
+                    changed = generation.changed() => changed.is_ok(),
+                };
+                if !changed {
                     break;
                 }
             }
@@ -102,7 +126,7 @@ impl OnDemand {
     /// Adds a `debugger-xxxxx` ephemeral container ([`DEBUG_IMAGE`], profile general, tty,
     /// targeting `target_container`) and waits until it runs: `Msg::DebugReady{name}` or
     /// `Msg::DebugFailed`.
-    pub fn add_debug(&mut self, target: &Target, target_container: String, tx: Sender<Msg>) {
+    pub fn add_debug(&mut self, target: &Target, target_container: String, tx: TargetTx) {
         self.debug.retain(|t| !t.is_finished());
         let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
         let pod = target.pod.clone();
@@ -130,7 +154,7 @@ impl OnDemand {
     }
 
     /// Answers `Cmd::ListPods` with `Msg::PodList` (empty without a lister).
-    pub fn list_pods(&self, tx: &Sender<Msg>) {
+    pub fn list_pods(&self, tx: &TargetTx) {
         let pods = self.lister.as_ref().map(|l| l()).unwrap_or_default();
         let tx = tx.clone();
         tokio::spawn(async move {

@@ -1,5 +1,6 @@
 //! `Session`: owns the background tasks (pod watch, events watch, log streams) and executes
-//! `Cmd`s.
+//! `Cmd`s. Every task is started for the current target's generation and stamps its messages
+//! with it ([`TargetTx`]); `Cmd::SwitchPod` and `Cmd::PodRecreated` move to the next one.
 
 use std::collections::HashMap;
 
@@ -7,11 +8,14 @@ use k8s_openapi::api::core::v1::{Event, Pod};
 use kube::Api;
 use kube::api::LogParams;
 use tokio::sync::mpsc::Sender;
+use tokio::sync::watch;
 
 use super::config::Target;
 use super::logs::{StreamSpec, stream_task_from};
 use super::logs_ws::{LogSource, LogTransport};
+use super::target_tx::TargetTx;
 use super::watch::{watch_events, watch_pod};
+use crate::app::generation::Generation;
 use crate::app::{Cmd, Msg};
 use tokio_util::task::AbortOnDropHandle;
 
@@ -20,6 +24,8 @@ use tokio_util::task::AbortOnDropHandle;
 pub struct Session {
     target: Target,
     tx: Sender<Msg>,
+    /// The generation of the target shown; the forwards' relays follow its changes.
+    generation: watch::Sender<Generation>,
     pod_watch: Option<AbortOnDropHandle<()>>,
     events_watch: Option<AbortOnDropHandle<()>>,
     /// Log streams by id; finished ones are pruned when the next one starts.
@@ -38,7 +44,8 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts the pod watch for `target`; its messages go to `tx`.
+    /// Starts the pod watch for `target`; its messages go to `tx`, stamped with
+    /// [`Generation::FIRST`] (the first target's, as `app::State::new` numbers it).
     /// Must be called inside a tokio runtime.
     #[must_use]
     pub fn start(target: Target, tx: Sender<Msg>) -> Session {
@@ -47,11 +54,12 @@ impl Session {
             api,
             target.namespace.clone(),
             target.pod.clone(),
-            tx.clone(),
+            TargetTx::new(tx.clone(), Generation::FIRST),
         ));
         Session {
             target,
             tx,
+            generation: watch::Sender::new(Generation::FIRST),
             pod_watch: Some(AbortOnDropHandle::new(task)),
             events_watch: None,
             logs: HashMap::new(),
@@ -69,10 +77,35 @@ impl Session {
         &self,
         ask: impl std::future::Future<Output = Msg> + Send + 'static,
     ) -> AbortOnDropHandle<()> {
-        let tx = self.tx.clone();
+        let tx = self.stamped();
         AbortOnDropHandle::new(tokio::spawn(async move {
             let _ = tx.send(ask.await).await;
         }))
+    }
+
+    /// A sender stamping with the current target's generation.
+    fn stamped(&self) -> TargetTx {
+        TargetTx::new(self.tx.clone(), *self.generation.borrow())
+    }
+
+    /// Restarts the pod watch for the current target (a relist), stamped with the current
+    /// generation.
+    fn restart_pod_watch(&mut self, api: Api<Pod>) {
+        self.pod_watch = Some(AbortOnDropHandle::new(tokio::spawn(watch_pod(
+            api,
+            self.target.namespace.clone(),
+            self.target.pod.clone(),
+            self.stamped(),
+        ))));
+    }
+
+    /// Aborts the tasks bound to one pod instance (events, logs, one-shot reads).
+    fn stop_instance_tasks(&mut self) {
+        self.events_watch = None;
+        self.logs.clear();
+        self.evidence.clear();
+        self.owner_check = None;
+        self.namespace_check = None;
     }
 
     /// Enables the pod switcher with `lister` (the demo's in-process store).
@@ -116,7 +149,7 @@ impl Session {
                     self.target.namespace.clone(),
                     self.target.pod.clone(),
                     uid.clone(),
-                    self.tx.clone(),
+                    self.stamped(),
                 ))));
             }
             Cmd::FollowLogs {
@@ -149,14 +182,14 @@ impl Session {
                         ..LogParams::default()
                     },
                 };
-                let task = tokio::spawn(stream_task_from(source, spec, self.tx.clone()));
+                let task = tokio::spawn(stream_task_from(source, spec, self.stamped()));
                 self.logs.insert(*stream, AbortOnDropHandle::new(task));
             }
             Cmd::StopLogs { stream } => {
                 self.logs.remove(stream);
             }
             Cmd::SaveLogs { path, contents } => {
-                let (path, contents, tx) = (path.clone(), contents.clone(), self.tx.clone());
+                let (path, contents, tx) = (path.clone(), contents.clone(), self.stamped());
                 tokio::spawn(async move {
                     let file = path.clone();
                     let result = tokio::task::spawn_blocking(move || {
@@ -170,20 +203,35 @@ impl Session {
             }
             Cmd::AddDebugContainer { target } => {
                 self.on_demand
-                    .add_debug(&self.target, target.clone(), self.tx.clone());
+                    .add_debug(&self.target, target.clone(), self.stamped());
             }
             Cmd::AddForward { id, spec } => {
-                self.on_demand
-                    .add_forward(&self.target, *id, spec.clone(), self.tx.clone());
+                self.on_demand.add_forward(
+                    &self.target,
+                    *id,
+                    spec.clone(),
+                    self.tx.clone(),
+                    self.generation.subscribe(),
+                );
             }
             Cmd::StopForward { id } => self.on_demand.stop_forward(*id),
-            Cmd::ListPods => self.on_demand.list_pods(&self.tx),
-            Cmd::SwitchPod { namespace, name } => {
+            Cmd::ListPods => self.on_demand.list_pods(&self.stamped()),
+            Cmd::PodRecreated { generation } => {
+                self.generation.send_replace(*generation);
+                self.stop_instance_tasks();
+                let api: Api<Pod> =
+                    Api::namespaced(self.target.client.clone(), &self.target.namespace);
+                self.restart_pod_watch(api);
+            }
+            Cmd::SwitchPod {
+                namespace,
+                name,
+                generation,
+            } => {
                 self.pod_watch = None;
-                self.events_watch = None;
-                self.logs.clear();
-                self.evidence.clear();
+                self.stop_instance_tasks();
                 self.on_demand.stop_all();
+                self.generation.send_replace(*generation);
                 self.target.namespace.clone_from(namespace);
                 self.target.pod.clone_from(name);
                 let api: Api<Pod> = Api::namespaced(self.target.client.clone(), namespace);
@@ -196,12 +244,7 @@ impl Session {
                     self.log_source =
                         Some(LogSource::new(transport, &self.target.client, namespace));
                 }
-                self.pod_watch = Some(AbortOnDropHandle::new(tokio::spawn(watch_pod(
-                    api,
-                    namespace.clone(),
-                    name.clone(),
-                    self.tx.clone(),
-                ))));
+                self.restart_pod_watch(api);
             }
             Cmd::CheckOwner { namespace, owner } => {
                 let (client, ns, owner) =
@@ -270,7 +313,7 @@ impl Session {
                     Msg::LookedUp { object, lookup }
                 }));
             }
-            // The terminal handoff is the loop's (`app::run`).
+            // The terminal handoff is the loop's (`tui::run`).
             Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}
             Cmd::Quit => {
                 self.pod_watch = None;

@@ -4,16 +4,15 @@
 //! Both use `kube::runtime::watcher` with `default_backoff()` (800 ms → 30 s): a dropped watch or
 //! `410 Expired` relists, an unreachable server retries, and every error is reported as a `Msg`.
 
+use super::config::describe_error;
+use super::target_tx::TargetTx;
+use crate::app::Msg;
+use crate::model::{EventSummary, PodSummary};
 use futures::StreamExt;
 use k8s_openapi::api::core::v1::{Event, Pod};
 use kube::Api;
 use kube::runtime::WatchStreamExt;
 use kube::runtime::watcher::{self, Event as WatchEvent};
-use tokio::sync::mpsc::Sender;
-
-use super::config::describe_error;
-use crate::app::Msg;
-use crate::model::{EventSummary, PodSummary};
 
 /// Field selector for exactly one pod: `metadata.name=<name>`.
 #[must_use]
@@ -48,8 +47,9 @@ fn watch_error(e: &watcher::Error, resource: &str, namespace: &str) -> String {
 
 /// Watches one pod until the receiver is gone. Sends `PodWatchRestarted` at each (re)list,
 /// `PodApplied` for each sighting, `PodAbsent` when a list finished without the pod,
-/// `PodDeleted` on DELETED and `PodWatchFailed` on errors (then retries with back-off).
-pub async fn watch_pod(api: Api<Pod>, namespace: String, name: String, tx: Sender<Msg>) {
+/// `PodDeleted` on DELETED and `PodWatchFailed` on errors (then retries with back-off), each
+/// stamped by `tx` with the generation it was started for.
+pub async fn watch_pod(api: Api<Pod>, namespace: String, name: String, tx: TargetTx) {
     let cfg = watcher::Config::default().fields(&pod_selector(&name));
     let mut stream = watcher::watcher(api, cfg).default_backoff().boxed();
     let mut seen_in_list = false;
@@ -76,13 +76,13 @@ pub async fn watch_pod(api: Api<Pod>, namespace: String, name: String, tx: Sende
 }
 
 /// Watches the events of one pod instance (by UID). Sends `EventsReset` after each (re)list,
-/// then `EventApplied` / `EventDeleted`, and `EventsWatchFailed` on errors.
+/// then `EventApplied` / `EventDeleted`, and `EventsWatchFailed` on errors, stamped by `tx`.
 pub async fn watch_events(
     api: Api<Event>,
     namespace: String,
     name: String,
     uid: String,
-    tx: Sender<Msg>,
+    tx: TargetTx,
 ) {
     let cfg = watcher::Config::default().fields(&events_selector(&name, &namespace, &uid));
     let mut stream = watcher::watcher(api, cfg).default_backoff().boxed();

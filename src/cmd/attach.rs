@@ -61,13 +61,15 @@ pub async fn run_tui_with(
     #[allow(clippy::disallowed_methods)] // the initial clock reading; the loop ticks afterwards
     let now = args.now.unwrap_or_else(Timestamp::now);
     let (tx, rx) = tokio::sync::mpsc::channel(CHANNEL_CAPACITY);
-    let theme = crate::ui::theme::Theme::from_env();
-    let mut state = crate::app::State::new(&target.namespace, &target.pod, now, theme);
-    state.preferred_container.clone_from(&args.container);
-    state.shells = crate::app::shell::shells(args.shell.as_deref());
-    state.logs = crate::app::logs::LogPane::new(args.log_lines);
+    let config = crate::app::Config {
+        theme: crate::theme::Theme::from_env(),
+        shells: crate::app::shell::shells(args.shell.as_deref()),
+        log_lines: args.log_lines,
+        preferred_container: args.container.clone(),
+        can_switch: lister.is_some(),
+    };
+    let mut state = crate::app::State::with_config(config, &target.namespace, &target.pod, now);
     let mut session = Session::start(target, tx).with_log_transport(args.log_transport);
-    state.can_switch = lister.is_some();
     if let Some(l) = lister {
         session.set_pod_lister(l);
     }
@@ -76,6 +78,6 @@ pub async fn run_tui_with(
             session.execute(&cmd);
         }
     }
-    crate::app::run::run(state, rx, session).await?;
+    crate::tui::run(state, rx, session).await?;
     Ok(ExitCode::SUCCESS)
 }

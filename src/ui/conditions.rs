@@ -13,7 +13,7 @@ use crate::model::ConditionSummary;
 /// Rows the table wants: title + one per condition (0 without a pod or conditions).
 #[must_use]
 pub fn wanted(state: &State) -> u16 {
-    match &state.pod {
+    match &state.target.pod {
         Some(pod) if !pod.conditions.is_empty() => u16::try_from(pod.conditions.len())
             .unwrap_or(u16::MAX)
             .saturating_add(1),
@@ -23,8 +23,8 @@ pub fn wanted(state: &State) -> u16 {
 
 /// Draws the conditions, compact when `area` is shorter than the table.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
-    let Some(pod) = &state.pod else { return };
-    let t = &state.theme;
+    let Some(pod) = &state.target.pod else { return };
+    let t = &state.config.theme;
     let conds = &pod.conditions;
     let compact = usize::from(area.height) < conds.len() + 1;
     let type_w = conds.iter().map(|c| c.type_.len()).max().unwrap_or(0);

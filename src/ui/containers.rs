@@ -14,7 +14,7 @@ use crate::ui::theme::Theme;
 /// Rows the list wants: title + one per container (+1 for the waiting text without a pod).
 #[must_use]
 pub fn wanted(state: &State) -> u16 {
-    let n = state.pod.as_ref().map_or(1, |p| p.containers.len());
+    let n = state.target.pod.as_ref().map_or(1, |p| p.containers.len());
     u16::try_from(n).unwrap_or(u16::MAX).saturating_add(1)
 }
 
@@ -69,18 +69,18 @@ pub fn state_text(state: &ContainerState, theme: &Theme) -> (String, Style) {
 
 /// Draws the list (or the waiting text when there is no pod).
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let mut lines = Vec::new();
-    match &state.pod {
+    match &state.target.pod {
         None => lines.push(Line::from(Span::styled(
-            match state.connection {
-                Connection::NotFound if state.namespace_missing => format!(
+            match state.target.connection {
+                Connection::NotFound if state.target.namespace_missing => format!(
                     "  no namespace {} in this cluster: check -n (kubectl get namespaces)",
-                    state.namespace
+                    state.target.namespace
                 ),
                 Connection::NotFound => format!(
                     "  waiting for pod {} in {} to appear… (kubectl get pods -n {} lists what is there)",
-                    state.name, state.namespace, state.namespace
+                    state.target.name, state.target.namespace, state.target.namespace
                 ),
                 _ => "  connecting to the API server…".to_owned(),
             },
@@ -96,9 +96,9 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
                 .clamp(4, 24);
             // Keep the selected row visible when the list is cut short.
             let rows = usize::from(area.height.saturating_sub(1)).max(1);
-            let skip = (state.selected + 1).saturating_sub(rows);
+            let skip = (state.target.selected + 1).saturating_sub(rows);
             for (i, c) in pod.containers.iter().enumerate().skip(skip) {
-                lines.push(row(c, i == state.selected, name_w, area.width, state));
+                lines.push(row(c, i == state.target.selected, name_w, area.width, state));
             }
         }
     }
@@ -112,7 +112,7 @@ fn row(
     width: u16,
     state: &State,
 ) -> Line<'static> {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let wide = width >= 100;
     let (text, style) = state_text(&c.state, t);
     let name: String = c.name.chars().take(name_w).collect();

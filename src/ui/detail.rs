@@ -22,7 +22,7 @@ const GAUGE_W: u16 = 20;
 /// Rows the detail wants: title + its lines (0 when no container is selected).
 #[must_use]
 pub fn wanted(state: &State, width: u16) -> u16 {
-    match (&state.pod, state.selected_container()) {
+    match (&state.target.pod, state.selected_container()) {
         (Some(pod), Some(c)) => u16::try_from(lines(c, pod, state, width).len())
             .unwrap_or(u16::MAX)
             .saturating_add(1),
@@ -32,12 +32,12 @@ pub fn wanted(state: &State, width: u16) -> u16 {
 
 /// Draws the selected container's detail.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
-    let (Some(pod), Some(c)) = (&state.pod, state.selected_container()) else {
+    let (Some(pod), Some(c)) = (&state.target.pod, state.selected_container()) else {
         return;
     };
     let title = format!("{} ({})", c.name, kind_label(c.kind));
-    let widget =
-        Paragraph::new(lines(c, pod, state, area.width)).block(section(&title, &state.theme));
+    let widget = Paragraph::new(lines(c, pod, state, area.width))
+        .block(section(&title, &state.config.theme));
     frame.render_widget(widget, area);
 }
 
@@ -69,7 +69,7 @@ pub fn lines(
     state: &State,
     width: u16,
 ) -> Vec<Line<'static>> {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let now = state.now;
     let mut out = Vec::new();
     let (text, style) = state_text(&c.state, t);
@@ -112,7 +112,7 @@ pub fn lines(
         // Without the watch the kubelet may well have restarted it already: say the clock runs
         // on the last state seen rather than blame the kubelet with "overdue".
         if matches!(
-            state.connection,
+            state.target.connection,
             crate::app::state::Connection::Reconnecting(_)
         ) {
             words.push_str(" · not connected: last state seen");
@@ -202,7 +202,7 @@ fn terminated(
     state: &State,
     width: u16,
 ) {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let now = state.now;
     // The Unix epoch as startedAt means the process never started (StartError).
     let started = term.started_at.filter(|s| s.as_second() > 0);
@@ -225,6 +225,7 @@ fn terminated(
     // The exit code's one-line meaning, unless a finding about this container explains it
     // (with the events and spec the meaning alone cannot see).
     let explained = state
+        .target
         .diagnosis
         .iter()
         .any(|f| f.container.as_deref() == Some(c.name.as_str()));

@@ -16,9 +16,10 @@ use crate::model::{ContainerState, ContainerSummary};
 /// label, each headline wrapped after its marker, its hint `→ …` under it on one line (cut
 /// with `…`: the diagnosis block and its expanded view have it whole).
 pub fn findings(out: &mut Vec<Line<'static>>, c: &ContainerSummary, state: &State, width: u16) {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let cols = usize::from(width);
     let about = state
+        .target
         .diagnosis
         .iter()
         .skip(1)
@@ -69,7 +70,7 @@ pub fn runtime_answer(state: &State, c: &ContainerSummary) -> Option<String> {
     let ContainerState::Waiting { message, .. } = &c.state else {
         return None;
     };
-    let pod = state.pod.as_ref()?;
+    let pod = state.target.pod.as_ref()?;
     let inputs = crate::app::diagnosis::inputs(state, pod);
     let answer = images::runtime_answer(&inputs, c)?;
     let repeated = message
@@ -79,7 +80,7 @@ pub fn runtime_answer(state: &State, c: &ContainerSummary) -> Option<String> {
     if repeated {
         return None;
     }
-    let event = state.events.iter().find(|e| e.message == answer);
+    let event = state.target.events.iter().find(|e| e.message == answer);
     let prefix = event.map_or_else(String::new, |e| {
         let source = if e.source.is_empty() {
             "event"

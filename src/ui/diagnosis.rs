@@ -154,8 +154,8 @@ struct Item {
 /// The block's possible lines in display order, each group with its priority: the first
 /// headline (0), its evidence one line each (3), its hint (1), the other headlines (2).
 fn items(state: &State, cols: usize) -> Vec<Item> {
-    let t = &state.theme;
-    let Some(first) = state.diagnosis.first() else {
+    let t = &state.config.theme;
+    let Some(first) = state.target.diagnosis.first() else {
         return Vec::new();
     };
     let mut out = vec![Item {
@@ -178,7 +178,7 @@ fn items(state: &State, cols: usize) -> Vec<Item> {
             lines: hint(h, t, cols),
         });
     }
-    for f in &state.diagnosis[1..] {
+    for f in &state.target.diagnosis[1..] {
         out.push(Item {
             priority: 2,
             lines: vec![headline_line(f, t, cols)],
@@ -190,7 +190,7 @@ fn items(state: &State, cols: usize) -> Vec<Item> {
 /// Rows the block wants at `width`: its title + every line (0 without findings).
 #[must_use]
 pub fn wanted(state: &State, width: u16) -> u16 {
-    if state.diagnosis.is_empty() {
+    if state.target.diagnosis.is_empty() {
         return 0;
     }
     let lines: usize = items(state, usize::from(width))
@@ -223,11 +223,11 @@ pub fn lines(state: &State, cols: usize, rows: usize) -> Vec<Line<'static>> {
         }
     }
     // A headline cut short ends in `…` (on one line: cut at the edge instead of wrapped).
-    if let (Some(first), Some(f)) = (items.first_mut(), state.diagnosis.first())
+    if let (Some(first), Some(f)) = (items.first_mut(), state.target.diagnosis.first())
         && taken[0] < first.lines.len()
     {
         if taken[0] == 1 {
-            first.lines[0] = headline_line(f, &state.theme, cols);
+            first.lines[0] = headline_line(f, &state.config.theme, cols);
         } else if let Some(last) = taken[0].checked_sub(1).and_then(|i| first.lines.get_mut(i))
             && let Some(span) = last.spans.last_mut()
         {
@@ -244,7 +244,7 @@ pub fn lines(state: &State, cols: usize, rows: usize) -> Vec<Line<'static>> {
 
 /// The block's title: `Diagnosis`, with the count when there are several findings.
 fn title(state: &State) -> String {
-    match state.diagnosis.len() {
+    match state.target.diagnosis.len() {
         0 | 1 => " Diagnosis ".to_owned(),
         n => format!(" Diagnosis ({n} findings) "),
     }
@@ -253,9 +253,9 @@ fn title(state: &State) -> String {
 /// Draws the block: a title rule (`Enter: expand` on its right) and the lines that fit; on a
 /// single row, the first headline alone.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let cols = usize::from(area.width);
-    if area.height == 0 || state.diagnosis.is_empty() {
+    if area.height == 0 || state.target.diagnosis.is_empty() {
         return;
     }
     if area.height == 1 {

@@ -14,18 +14,18 @@ use crate::app::state::State;
 /// Every finding's lines at `cols` columns, a blank line between findings.
 #[must_use]
 pub fn lines(state: &State, cols: u16) -> Vec<Line<'static>> {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let cols = usize::from(cols);
     let mut out: Vec<Line<'static>> = Vec::new();
-    if state.diagnosis.is_empty() {
-        let text = if state.pod.is_none() {
+    if state.target.diagnosis.is_empty() {
+        let text = if state.target.pod.is_none() {
             "  no pod yet: nothing to diagnose"
         } else {
             "  no findings"
         };
         out.push(Line::from(Span::styled(text, t.dim)));
     }
-    for (i, f) in state.diagnosis.iter().enumerate() {
+    for (i, f) in state.target.diagnosis.iter().enumerate() {
         if i > 0 {
             out.push(Line::default());
         }
@@ -64,17 +64,21 @@ pub fn page(state: &State, cols: u16, rows: u16) -> usize {
     visible(state, cols, rows).max(1)
 }
 
-/// Draws the expanded view into `area` (the body), scrolled to `state.focus.scroll` (clamped),
-/// with `more ↓` / `↑ more` on the title rule when lines are hidden.
+/// Draws the expanded view into `area` (the body), scrolled to the overlay's scroll (clamped), with
+/// `more ↓` / `↑ more` on the title rule when lines are hidden.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     if area.height == 0 {
         return;
     }
-    let t = &state.theme;
+    let t = &state.config.theme;
     let all = lines(state, area.width);
     let shown = usize::from(area.height - 1);
-    let scroll = state.focus.scroll.min(all.len().saturating_sub(shown));
-    let title = match state.diagnosis.len() {
+    let scroll = state
+        .overlay
+        .diagnosis_scroll()
+        .unwrap_or(0)
+        .min(all.len().saturating_sub(shown));
+    let title = match state.target.diagnosis.len() {
         1 => " Diagnosis: 1 finding ".to_owned(),
         n => format!(" Diagnosis: {n} findings "),
     };

@@ -29,21 +29,22 @@ fn focused(state: &State) -> bool {
 /// plus the selected event's further lines while it has focus.
 #[must_use]
 pub fn wanted(state: &State, width: u16) -> u16 {
-    if state.pod.is_none() && state.events.is_empty() {
+    if state.target.pod.is_none() && state.target.events.is_empty() {
         return 0;
     }
     let rows = if focused(state) {
         lines(state, width).0.len()
     } else {
-        state.events.len().max(1)
+        state.target.events.len().max(1)
     };
     u16::try_from(rows).unwrap_or(u16::MAX).saturating_add(1)
 }
 
 /// The widths of the age and reason columns.
 fn columns(state: &State) -> (usize, usize) {
-    let widest =
-        |f: &dyn Fn(&EventSummary) -> usize| state.events.iter().map(f).max().unwrap_or(0).min(24);
+    let widest = |f: &dyn Fn(&EventSummary) -> usize| {
+        state.target.events.iter().map(f).max().unwrap_or(0).min(24)
+    };
     let age_w = widest(&|e| width::cells(&e.age_text(state.now)));
     let reason_w = widest(&|e| e.reason.chars().count());
     (age_w, reason_w)
@@ -51,7 +52,7 @@ fn columns(state: &State) -> (usize, usize) {
 
 /// The pane's lines at `cols`, and the range of the selected event's lines while focused.
 fn lines(state: &State, cols: u16) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let cols = usize::from(cols);
     let (age_w, reason_w) = columns(state);
     let gutter = if focused(state) { GUTTER_W } else { 0 };
@@ -59,7 +60,7 @@ fn lines(state: &State, cols: u16) -> (Vec<Line<'static>>, Option<(usize, usize)
     let selected = selected_event(state).filter(|_| focused(state));
     let mut out = Vec::new();
     let mut range = None;
-    for (i, e) in state.events.iter().enumerate() {
+    for (i, e) in state.target.events.iter().enumerate() {
         let warning = e.type_ == "Warning";
         let is_selected = selected == Some(i);
         let (mark, type_style) = match (is_selected, warning) {
@@ -120,10 +121,10 @@ fn lines(state: &State, cols: u16) -> (Vec<Line<'static>>, Option<(usize, usize)
 /// Draws the events pane (`▶` in the title and on the selected event while it has focus),
 /// scrolled so that the selected event's lines are in view.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
-    let t = &state.theme;
-    let count = state.events.len();
+    let t = &state.config.theme;
+    let count = state.target.events.len();
     let mark = if focused(state) { "▶ " } else { "" };
-    let title = match &state.events_error {
+    let title = match &state.target.events_error {
         Some(e) => format!("{mark}Events ({count}) — watch failed: {e}"),
         None => format!("{mark}Events ({count})"),
     };

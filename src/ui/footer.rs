@@ -12,8 +12,8 @@ use crate::app::state::State;
 /// rows active in the current mode: the port-forward panel's or the pod switcher's keys while one is open),
 /// or the log pane's status line (saved file, no match) when there is one.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
-    let t = &state.theme;
-    if let Some(status) = &state.logs.status {
+    let t = &state.config.theme;
+    if let Some(status) = &state.target.logs.status {
         frame.render_widget(Paragraph::new(Span::styled(status.clone(), t.notice)), area);
         return;
     }

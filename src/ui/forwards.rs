@@ -125,8 +125,8 @@ fn row(e: &ForwardEntry) -> String {
 
 /// Draws the panel centred in `area`.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
-    let t = &state.theme;
-    let p = &state.forwards;
+    let t = &state.config.theme;
+    let p = &state.target.forwards;
     let mut lines = vec![Line::from(Span::styled(
         format!(
             "  {:<22} {:<7} {:<10} {:>4} {:>6} {:>10} {:>10}",
@@ -160,7 +160,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         }
     }
     lines.push(Line::from(""));
-    if let Some(text) = &p.input {
+    if let Some(text) = state.overlay.forward_input() {
         lines.push(Line::from(vec![
             Span::styled("forward [ADDR:]LOCAL:REMOTE: ", t.key),
             Span::raw(format!("{text}▏")),

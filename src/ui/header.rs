@@ -24,7 +24,7 @@ pub fn wanted(state: &State, width: u16) -> u16 {
 /// fits.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let mut lines = vec![identity(state)];
-    if let Some(pod) = &state.pod {
+    if let Some(pod) = &state.target.pod {
         lines.push(columns(pod, state));
         if area.height >= 3 {
             lines.push(placement(pod, state));
@@ -62,43 +62,44 @@ fn notes_paragraph(state: &State) -> Paragraph<'static> {
 /// deletion diagnosis once the pod is gone.
 fn notes(state: &State) -> Vec<(String, Style)> {
     // Once the watch has seen the pod go, why it was still present no longer applies.
-    let gone = matches!(state.connection, Connection::Deleted { .. });
+    let gone = matches!(state.target.connection, Connection::Deleted { .. });
     let deletion = state
+        .target
         .pod
         .as_ref()
         .filter(|_| !gone)
-        .and_then(|pod| diagnose(pod, &state.owner, state.now));
+        .and_then(|pod| diagnose(pod, &state.target.owner, state.now));
     let (headline, hint) = match deletion {
         Some(d) => (Some(d.headline), d.hint),
         None => (None, None),
     };
-    let notice = match (state.notice.clone(), headline) {
+    let notice = match (state.target.notice.clone(), headline) {
         (Some(a), Some(b)) => Some(format!("{a}; {b}")),
         (a, b) => a.or(b),
     };
     let mut out = Vec::new();
-    out.extend(notice.map(|n| (n, state.theme.notice)));
-    out.extend(hint.map(|h| (h, state.theme.dim)));
+    out.extend(notice.map(|n| (n, state.config.theme.notice)));
+    out.extend(hint.map(|h| (h, state.config.theme.dim)));
     out
 }
 
 fn identity(state: &State) -> Line<'static> {
-    let t = &state.theme;
-    let connection = match &state.connection {
+    let t = &state.config.theme;
+    let connection = match &state.target.connection {
         Connection::Connecting => Span::styled("connecting…", t.dim),
         Connection::Live => Span::styled("● live", t.ok),
         Connection::Reconnecting(reason) => Span::styled(format!("reconnecting: {reason}"), t.warn),
-        Connection::NotFound if state.namespace_missing => Span::styled(
+        Connection::NotFound if state.target.namespace_missing => Span::styled(
             format!(
                 "namespace \"{}\" not found (kubectl get namespaces)",
-                state.namespace
+                state.target.namespace
             ),
             t.error,
         ),
         Connection::NotFound => Span::styled(
             format!(
                 "pod \"{}\" not found in {}: waiting for it to appear",
-                state.name, state.namespace
+                state.target.name, state.target.namespace
             ),
             t.warn,
         ),
@@ -112,7 +113,10 @@ fn identity(state: &State) -> Line<'static> {
         ),
     };
     Line::from(vec![
-        Span::styled(format!("{}/{}", state.namespace, state.name), t.title),
+        Span::styled(
+            format!("{}/{}", state.target.namespace, state.target.name),
+            t.title,
+        ),
         Span::raw("  "),
         connection,
     ])
@@ -120,7 +124,7 @@ fn identity(state: &State) -> Line<'static> {
 
 /// The kubectl columns `STATUS  READY  RESTARTS  AGE` at `state.now`.
 fn columns(pod: &PodSummary, state: &State) -> Line<'static> {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let p = &pod.print;
     let status_style = match p.status.as_str() {
         "Running" | "Completed" | "Succeeded" => t.ok,
@@ -143,7 +147,7 @@ fn columns(pod: &PodSummary, state: &State) -> Line<'static> {
 }
 
 fn placement(pod: &PodSummary, state: &State) -> Line<'static> {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let or_none = |v: &Option<String>| v.clone().unwrap_or_else(|| "<none>".to_owned());
     let phase = if pod.phase.is_empty() {
         "<none>"

@@ -276,9 +276,9 @@ fn spans(row: &Row, width: usize, t: &Theme) -> Vec<Span<'static>> {
 }
 
 /// Draws the overlay centred in `area` (clipped to it on small terminals), scrolled to
-/// `state.help_scroll` (clamped), with "more ↓"/"more ↑" hints on its bottom border.
+/// the overlay's scroll (clamped), with "more ↓"/"more ↑" hints on its bottom border.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
-    let t = &state.theme;
+    let t = &state.config.theme;
     let (popup, inner, total) = geometry(area);
     let mut lines: Vec<Line> = layout(inner)
         .into_iter()
@@ -305,7 +305,11 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         ]));
     }
     let visible = usize::from(popup.height.saturating_sub(2));
-    let scroll = state.help_scroll.min(total.saturating_sub(visible));
+    let scroll = state
+        .overlay
+        .help_scroll()
+        .unwrap_or(0)
+        .min(total.saturating_sub(visible));
     let mut block = Block::new()
         .borders(Borders::ALL)
         .title(Span::styled(" help — ? or Esc to close ", t.title));

@@ -28,7 +28,7 @@ const TS_W: usize = 25;
 /// The pane's title: container, instance, following, dropped lines, filter, search, events.
 #[must_use]
 pub fn title(state: &State) -> String {
-    let p = &state.logs;
+    let p = &state.target.logs;
     let what = if p.all {
         "all containers".to_owned()
     } else {
@@ -67,11 +67,11 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     if area.height == 0 {
         return;
     }
-    let p = &state.logs;
-    let t = &state.theme;
+    let p = &state.target.logs;
+    let t = &state.config.theme;
     let cols = usize::from(area.width);
     let mut rows = usize::from(area.height.saturating_sub(1));
-    let prompt = p.input.as_ref().map(|i| {
+    let prompt = state.overlay.prompt().map(|i| {
         let mark = match i.kind {
             InputKind::Search => "/",
             InputKind::Filter => "&",
@@ -100,9 +100,9 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
 
 /// What the pane says when it has no line to list.
 fn empty_text(state: &State) -> Vec<Line<'static>> {
-    let p = &state.logs;
-    let t = &state.theme;
-    if state.pod.is_none() {
+    let p = &state.target.logs;
+    let t = &state.config.theme;
+    if state.target.pod.is_none() {
         return vec![Line::styled("waiting for the pod", t.dim)];
     }
     if p.filter.is_some() && !p.buffer.is_empty() {
@@ -137,7 +137,7 @@ fn empty_text(state: &State) -> Vec<Line<'static>> {
 
 /// The rows of the visible lines: from `top` down, or up from the newest line when following.
 fn window(state: &State, cols: usize, rows: usize) -> Vec<Line<'static>> {
-    let p = &state.logs;
+    let p = &state.target.logs;
     let len = p.view_len();
     let mut out: Vec<Line<'static>> = Vec::new();
     if rows == 0 || cols == 0 {
@@ -186,13 +186,13 @@ fn rows_of(
         state,
         abs,
         line,
-        if state.logs.wrap {
+        if state.target.logs.wrap {
             cols * max_rows
         } else {
             cols
         },
     );
-    if state.logs.wrap {
+    if state.target.logs.wrap {
         wrap(spans, cols)
     } else {
         vec![Line::from(spans)]
@@ -202,12 +202,13 @@ fn rows_of(
 /// The styled spans of `line`, fitted to `budget` cells: prefix, timestamp, text with SGR
 /// colour and search highlights, and `… [N bytes more]` when the text is cut.
 fn spans_of(state: &State, abs: u64, line: &LogLine, budget: usize) -> Vec<Span<'static>> {
-    let p = &state.logs;
-    let t = &state.theme;
+    let p = &state.target.logs;
+    let t = &state.config.theme;
     let mut spans = Vec::new();
     let mut used = 0;
     if p.all && !line.container.is_empty() {
         let idx = state
+            .target
             .pod
             .as_ref()
             .and_then(|pod| pod.containers.iter().position(|c| c.name == line.container))

@@ -22,7 +22,9 @@ pub mod layout;
 pub mod logs;
 pub mod sgr;
 pub mod switcher;
-pub mod theme;
+/// The styles live outside `ui` ([`crate::theme`]) so the core can hold them as data; this
+/// re-export keeps the `ui::theme` path.
+pub use crate::theme;
 pub mod width;
 
 use ratatui::Frame;
@@ -44,12 +46,13 @@ pub fn view(frame: &mut Frame, state: &State) {
         events: events::wanted(state, area.width),
         events_first: state.key_mode().events_focus,
     };
-    let (areas, logs_area) = if state.focus.expanded {
+    let expanded = state.overlay.diagnosis_scroll().is_some();
+    let (areas, logs_area) = if expanded {
         (
             layout::areas_expanded(area, wanted),
             ratatui::layout::Rect::default(),
         )
-    } else if state.logs.shown {
+    } else if state.target.logs.shown {
         layout::areas_with_logs(area, wanted)
     } else {
         (
@@ -58,7 +61,7 @@ pub fn view(frame: &mut Frame, state: &State) {
         )
     };
     header::render(frame, areas.header, state);
-    if state.focus.expanded {
+    if expanded {
         diagnosis_full::render(frame, areas.diagnosis, state);
     } else {
         diagnosis::render(frame, areas.diagnosis, state);
@@ -75,14 +78,25 @@ pub fn view(frame: &mut Frame, state: &State) {
         logs::render(frame, logs_area, state);
     }
     footer::render(frame, areas.footer, state);
-    if state.forwards.shown {
+    if state.overlay.forwards_shown() {
         forwards::render(frame, area, state);
     }
-    if state.switcher.is_some() {
+    if state.overlay.switcher().is_some() {
         switcher::render(frame, area, state);
     }
-    if state.show_help {
+    if state.overlay.help_scroll().is_some() {
         help::render(frame, area, state);
+    }
+}
+
+/// The scroll limits of help and the expanded diagnosis on a `cols × rows` terminal, for the
+/// core (`Msg::Measured`): the loop measures them after each draw.
+#[must_use]
+pub fn extents(state: &State, cols: u16, rows: u16) -> crate::app::overlay::Extents {
+    crate::app::overlay::Extents {
+        help_max_scroll: help::max_scroll(cols, rows),
+        diagnosis_max_scroll: diagnosis_full::max_scroll(state, cols, rows),
+        diagnosis_page: diagnosis_full::page(state, cols, rows),
     }
 }
 

@@ -11,10 +11,10 @@ use crate::model::sanitize::sanitize;
 
 /// Draws the switcher centred in `area`; long lists scroll to keep the highlight visible.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
-    let Some(sw) = &state.switcher else {
+    let Some(sw) = state.overlay.switcher() else {
         return;
     };
-    let t = &state.theme;
+    let t = &state.config.theme;
     let mut lines = Vec::new();
     if sw.loading {
         lines.push(Line::from(Span::styled("loading pods…", t.dim)));
@@ -24,7 +24,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let room = usize::from(area.height.saturating_sub(5)).max(1);
     let first = sw.selected.saturating_sub(room - 1);
     for (i, (ns, name)) in sw.pods.iter().enumerate().skip(first).take(room) {
-        let current = *ns == state.namespace && *name == state.name;
+        let current = *ns == state.target.namespace && *name == state.target.name;
         let marker = if i == sw.selected { "▶ " } else { "  " };
         let text = format!(
             "{}/{}{}",

@@ -109,7 +109,7 @@ pub fn state(case: &str, mono: bool) -> State {
 /// Answers the pending `Cmd::CheckOwner` of `s` (if any) with a 404, as the simulator does (it
 /// stores no Jobs or ReplicaSets) and as the API server does once the owner was deleted.
 pub fn owner_gone(s: &mut State) {
-    if let Some(uid) = s.owner_asked.clone() {
+    if let Some(uid) = s.target.owner_asked.clone() {
         update(
             s,
             Msg::OwnerChecked {

@@ -135,7 +135,7 @@ pub fn text(backend: &TestBackend) -> String {
 
 /// The texts of the log pane's lines in view order (after filters, with markers and events).
 pub fn log_texts(state: &State) -> Vec<String> {
-    (0..state.logs.view_len())
-        .filter_map(|p| state.logs.view_line(p).map(|(_, l)| l.text.clone()))
+    (0..state.target.logs.view_len())
+        .filter_map(|p| state.target.logs.view_line(p).map(|(_, l)| l.text.clone()))
         .collect()
 }

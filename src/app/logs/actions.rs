@@ -8,6 +8,7 @@ use super::search::Needle;
 use super::{Input, InputKind, LogPane};
 use crate::app::Cmd;
 use crate::app::keymap::Action;
+use crate::app::overlay::Overlay;
 use crate::app::state::State;
 use crate::model::{LineKind, LogLine};
 
@@ -15,34 +16,43 @@ use crate::model::{LineKind, LogLine};
 /// all with `a`), current instance (or previous with `p`). Nothing while hidden or without a pod.
 pub fn reload(state: &mut State) -> Vec<Cmd> {
     let mut cmds: Vec<Cmd> = state
+        .target
         .logs
         .follows
         .iter()
         .filter_map(Follow::stream)
         .map(|stream| Cmd::StopLogs { stream })
         .collect();
-    state.logs.clear();
+    state.target.logs.clear();
     state.dirty = true;
-    let Some(pod) = state.pod.as_ref().filter(|_| state.logs.shown) else {
+    let Some(pod) = state
+        .target
+        .pod
+        .as_ref()
+        .filter(|_| state.target.logs.shown)
+    else {
         return cmds;
     };
-    let targets: Vec<_> = if state.logs.all {
+    let targets: Vec<_> = if state.target.logs.all {
         pod.containers.iter().collect()
     } else {
-        pod.containers.get(state.selected).into_iter().collect()
+        pod.containers
+            .get(state.target.selected)
+            .into_iter()
+            .collect()
     };
     let mut started = Vec::new();
     for c in targets {
-        let (f, step) = Follow::start(&c.name, Some(c), state.logs.previous);
+        let (f, step) = Follow::start(&c.name, Some(c), state.target.logs.previous);
         started.push((f, step));
     }
     for (f, step) in started {
-        state.logs.follows.push(f);
-        let idx = state.logs.follows.len() - 1;
-        cmds.extend(run_steps(&mut state.logs, idx, vec![step]));
+        state.target.logs.follows.push(f);
+        let idx = state.target.logs.follows.len() - 1;
+        cmds.extend(run_steps(&mut state.target.logs, idx, vec![step]));
     }
-    let events = state.events.clone();
-    state.logs.weave_events(&events);
+    let events = state.target.events.clone();
+    state.target.logs.weave_events(&events);
     cmds
 }
 
@@ -83,7 +93,7 @@ fn run_steps(pane: &mut LogPane, idx: usize, steps: Vec<Step>) -> Vec<Cmd> {
 /// `Msg::LogLines`: lines of a current stream are kept (duplicates of a resumed read dropped);
 /// a stale stream id changes nothing.
 pub fn lines(state: &mut State, stream: u64, lines: Vec<LogLine>) -> Vec<Cmd> {
-    let pane = &mut state.logs;
+    let pane = &mut state.target.logs;
     let Some(f) = pane.follows.iter_mut().find(|f| f.stream() == Some(stream)) else {
         return Vec::new();
     };
@@ -97,67 +107,73 @@ pub fn lines(state: &mut State, stream: u64, lines: Vec<LogLine>) -> Vec<Cmd> {
 
 /// `Msg::LogStreamEnded`: records why (shown when nothing was read) and moves the reader on.
 pub fn ended(state: &mut State, stream: u64, reason: Option<&str>) -> Vec<Cmd> {
-    let pane = &mut state.logs;
+    let pane = &mut state.target.logs;
     let Some(idx) = pane.follows.iter().position(|f| f.stream() == Some(stream)) else {
         return Vec::new();
     };
     pane.follows[idx].ended(reason);
     state.dirty = true;
-    let Some(pod) = state.pod.as_ref() else {
+    let Some(pod) = state.target.pod.as_ref() else {
         return Vec::new();
     };
-    let steps = state.logs.follows[idx].advance(pod, Reopen::Never);
-    run_steps(&mut state.logs, idx, steps)
+    let steps = state.target.logs.follows[idx].advance(pod, Reopen::Never);
+    run_steps(&mut state.target.logs, idx, steps)
 }
 
 /// After `Msg::PodApplied`: reloads when the shown containers changed (`reload_needed`, or the
 /// selection moved to another container), else lets each reader react to the new status.
 pub fn pod_changed(state: &mut State, reload_needed: bool) -> Vec<Cmd> {
-    if !state.logs.shown {
+    if !state.target.logs.shown {
         return Vec::new();
     }
-    let Some(pod) = state.pod.as_ref() else {
+    let Some(pod) = state.target.pod.as_ref() else {
         return Vec::new();
     };
-    let wanted: Vec<&str> = if state.logs.all {
+    let wanted: Vec<&str> = if state.target.logs.all {
         pod.containers.iter().map(|c| c.name.as_str()).collect()
     } else {
         pod.containers
-            .get(state.selected)
+            .get(state.target.selected)
             .map(|c| c.name.as_str())
             .into_iter()
             .collect()
     };
-    let have: Vec<&str> = state.logs.follows.iter().map(Follow::container).collect();
+    let have: Vec<&str> = state
+        .target
+        .logs
+        .follows
+        .iter()
+        .map(Follow::container)
+        .collect();
     if reload_needed || wanted != have {
         return reload(state);
     }
     let mut cmds = Vec::new();
-    for idx in 0..state.logs.follows.len() {
-        let Some(pod) = state.pod.as_ref() else {
+    for idx in 0..state.target.logs.follows.len() {
+        let Some(pod) = state.target.pod.as_ref() else {
             continue;
         };
-        let steps = state.logs.follows[idx].advance(pod, Reopen::OnError);
+        let steps = state.target.logs.follows[idx].advance(pod, Reopen::OnError);
         if !steps.is_empty() {
             state.dirty = true;
         }
-        cmds.extend(run_steps(&mut state.logs, idx, steps));
+        cmds.extend(run_steps(&mut state.target.logs, idx, steps));
     }
     cmds
 }
 
 /// After the events changed: re-weaves them when shown inline.
 pub fn events_changed(state: &mut State) {
-    if state.logs.shown && state.logs.events {
-        let events = state.events.clone();
-        state.logs.weave_events(&events);
+    if state.target.logs.shown && state.target.logs.events {
+        let events = state.target.events.clone();
+        state.target.logs.weave_events(&events);
         state.dirty = true;
     }
 }
 
 /// `Msg::LogsSaved`: the result in the status line.
 pub fn saved(state: &mut State, path: &str, result: Result<usize, String>) {
-    state.logs.status = Some(match result {
+    state.target.logs.status = Some(match result {
         Ok(bytes) => format!("saved {bytes} bytes to {path}"),
         Err(e) => format!(
             "cannot save {path}: {}",
@@ -173,25 +189,25 @@ pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
     if key.kind == KeyEventKind::Release {
         return Vec::new();
     }
-    let Some(input) = state.logs.input.as_mut() else {
+    let Overlay::Prompt(input) = &mut state.overlay else {
         return Vec::new();
     };
     state.dirty = true;
     match key.code {
-        KeyCode::Esc => state.logs.input = None,
+        KeyCode::Esc => state.overlay = Overlay::None,
         KeyCode::Backspace => {
             input.text.pop();
         }
         KeyCode::Enter => {
             let Input { kind, text } = input.clone();
-            state.logs.input = None;
+            state.overlay = Overlay::None;
             match kind {
-                InputKind::Search => search(&mut state.logs, &text),
-                InputKind::Filter => set_filter(&mut state.logs, &text),
+                InputKind::Search => search(&mut state.target.logs, &text),
+                InputKind::Filter => set_filter(&mut state.target.logs, &text),
             }
         }
         KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-            state.logs.input = None;
+            state.overlay = Overlay::None;
         }
         KeyCode::Char(ch) if !ch.is_control() => input.text.push(ch),
         _ => {}
@@ -202,8 +218,8 @@ pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
 /// Applies a log-pane action (see [`crate::app::keymap::KEYMAP`]).
 pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
     state.dirty = true;
-    state.logs.status = None;
-    let pane = &mut state.logs;
+    state.target.logs.status = None;
+    let pane = &mut state.target.logs;
     match action {
         Action::ToggleLogs => {
             pane.shown = !pane.shown;
@@ -229,8 +245,8 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
         Action::LogWrap => pane.wrap = !pane.wrap,
         Action::LogEvents => {
             pane.events = !pane.events;
-            let events = state.events.clone();
-            state.logs.weave_events(&events);
+            let events = state.target.events.clone();
+            state.target.logs.weave_events(&events);
         }
         Action::LogSearch | Action::LogFilter => {
             let kind = if action == Action::LogSearch {
@@ -242,7 +258,7 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
                 InputKind::Filter => pane.filter.as_ref().map(|n| n.text.clone()),
                 InputKind::Search => None,
             };
-            pane.input = Some(Input {
+            state.overlay = Overlay::Prompt(Input {
                 kind,
                 text: text.unwrap_or_default(),
             });
@@ -340,7 +356,7 @@ fn set_filter(pane: &mut LogPane, text: &str) {
 /// `s`: the loaded lines as text (timestamps as the kubelet sends them, container prefixes when
 /// all containers are shown), to `podscope-<pod>-<container>-<time>.log`.
 fn save(state: &mut State) -> Vec<Cmd> {
-    let pane = &state.logs;
+    let pane = &state.target.logs;
     let container = if pane.all {
         "all".to_owned()
     } else {
@@ -352,7 +368,7 @@ fn save(state: &mut State) -> Vec<Cmd> {
     let safe = |s: &str| s.replace(['/', '\\'], "_");
     let path = format!(
         "podscope-{}-{}-{stamp}.log",
-        safe(&state.name),
+        safe(&state.target.name),
         safe(&container)
     );
     let mut contents = String::new();

@@ -1,4 +1,4 @@
-//! The log pane's state ([`LogPane`], `state.logs`) and its part of `update`: streams per
+//! The log pane's state ([`LogPane`], `state.target.logs`) and its part of `update`: streams per
 //! container with following across restarts ([`follow`]), keys and typed input ([`actions`]),
 //! search and filter matching ([`search`]).
 //!
@@ -28,7 +28,7 @@ pub enum InputKind {
     Filter,
 }
 
-/// The prompt's state while typing.
+/// The prompt's state while typing (shown as `Overlay::Prompt`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Input {
     /// Search or filter.
@@ -64,8 +64,6 @@ pub struct LogPane {
     pub filter: Option<Needle>,
     /// With a filter: absolute indices of the matching lines, ascending.
     pub filtered: VecDeque<u64>,
-    /// The prompt while typing a search or filter.
-    pub input: Option<Input>,
     /// Absolute index of the first visible line; `None` follows the newest line.
     pub top: Option<u64>,
     /// One reader per shown container.
@@ -95,12 +93,32 @@ impl LogPane {
             search_at: None,
             filter: None,
             filtered: VecDeque::new(),
-            input: None,
             top: None,
             follows: Vec::new(),
             next_stream: 1,
             status: None,
             page: 10,
+        }
+    }
+
+    /// A pane with the same settings (shown, focus, previous, all, timestamps, wrap, events,
+    /// search, filter, page, status line) and capacity, but no lines and no readers: the pane of
+    /// a re-created pod.
+    #[must_use]
+    pub fn settings_only(&self) -> LogPane {
+        LogPane {
+            shown: self.shown,
+            focused: self.focused,
+            previous: self.previous,
+            all: self.all,
+            timestamps: self.timestamps,
+            wrap: self.wrap,
+            events: self.events,
+            search: self.search.clone(),
+            filter: self.filter.clone(),
+            status: self.status.clone(),
+            page: self.page,
+            ..LogPane::new(self.buffer.capacity())
         }
     }
 

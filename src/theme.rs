@@ -1,7 +1,9 @@
 //! `Theme`: every style the view uses, chosen once at start (colour, or `NO_COLOR` monochrome).
 //!
 //! The view never reads the environment; `main` calls [`Theme::from_env`] and stores the result
-//! in `State`. Monochrome keeps meaning through bold / reversed / underline (no-color.org).
+//! in `app::Config`. Pure data (ratatui styles), outside `ui` so the core may hold it without
+//! depending on the view; `ui::theme` re-exports it. Monochrome keeps meaning through bold /
+//! reversed / underline (no-color.org).
 
 use ratatui::style::{Color, Modifier, Style};
 

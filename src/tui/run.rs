@@ -1,6 +1,7 @@
-//! The impure loop: terminal, input, the 1 Hz clock, signals, the message channel, drawing.
-//!
-//! The only place in `app/` and `ui/` that reads the clock (`Timestamp::now` for `Msg::Tick`).
+//! The impure loop: terminal, input, the 1 Hz clock ([`super::clock::Clock`]), signals, the
+//! message channel, drawing (`ui::view`, and `ui::extents` to measure the scroll limits it
+//! reports as `Msg::Measured`), and the hand-off of the terminal to exec/attach
+//! (`docs/architecture.md` §5).
 
 use std::time::Duration;
 
@@ -10,7 +11,8 @@ use futures::StreamExt;
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc::Receiver;
 
-use super::{Cmd, Msg, State, update};
+use super::clock::Clock;
+use crate::app::{Cmd, Msg, State, update};
 use crate::cluster::Session;
 
 /// How often the clock ticks (ages, "x ago" and countdowns move once a second).
@@ -18,7 +20,8 @@ pub const TICK_INTERVAL: Duration = Duration::from_secs(1);
 /// Most queued messages applied before one draw (bounds latency under a burst).
 pub const DRAIN_MAX: usize = 64;
 
-/// Runs the TUI until `q`/Ctrl-C, SIGTERM/SIGHUP, or the input stream ends.
+/// Runs the TUI until `q`/Ctrl-C, SIGTERM/SIGHUP, or the input stream ends. The clock starts at
+/// `state.now` (the `--now` time, or the wall clock) and runs at the wall clock's pace.
 ///
 /// Call after `color_eyre::install()`; `ratatui::init` chains its panic hook after it, and
 /// `ratatui::restore` runs on every return path here.
@@ -30,8 +33,13 @@ pub async fn run(
     mut rx: Receiver<Msg>,
     mut session: Session,
 ) -> color_eyre::Result<()> {
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "the loop owns the clock: its start"
+    )]
+    let clock = Clock::starting_at(state.now, jiff::Timestamp::now());
     let mut terminal = ratatui::init();
-    let result = event_loop(&mut terminal, &mut state, &mut rx, &mut session).await;
+    let result = event_loop(&mut terminal, &mut state, &mut rx, &mut session, clock).await;
     ratatui::restore();
     result
 }
@@ -124,15 +132,12 @@ async fn handoff(
     }
 }
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "the loop owns the clock: the 1 Hz tick reads it"
-)]
 async fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     state: &mut State,
     rx: &mut Receiver<Msg>,
     session: &mut Session,
+    clock: Clock,
 ) -> color_eyre::Result<()> {
     let mut input = Some(EventStream::new());
     let mut tick = tokio::time::interval(TICK_INTERVAL);
@@ -142,10 +147,19 @@ async fn event_loop(
     let mut channel_open = true;
     loop {
         if state.dirty {
+            let mut size = (0, 0);
             terminal
-                .draw(|frame| crate::ui::view(frame, state))
+                .draw(|frame| {
+                    crate::ui::view(frame, state);
+                    size = (frame.area().width, frame.area().height);
+                })
                 .wrap_err("drawing the screen")?;
             state.dirty = false;
+            let extents = crate::ui::extents(state, size.0, size.1);
+            if extents != state.extents {
+                // Only clamps scrolls: no effects.
+                let _ = update(state, Msg::Measured(extents));
+            }
         }
         let first = tokio::select! {
             biased;
@@ -158,7 +172,7 @@ async fn event_loop(
             },
             _ = sigterm.recv() => Msg::Quit,
             _ = sighup.recv() => Msg::Quit,
-            _ = tick.tick() => Msg::Tick(jiff::Timestamp::now()),
+            _ = tick.tick() => Msg::Tick(clock.now()),
             msg = rx.recv(), if channel_open => match msg {
                 Some(msg) => msg,
                 None => {

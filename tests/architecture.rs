@@ -1,0 +1,212 @@
+//! The arrows of `docs/architecture.md` §2, checked against the tree: every `crate::…` path
+//! under `src/` (in `use` lines and inline, comments excluded) names a part, and none may be an
+//! arrow the document's "never" table forbids. The table is read from the document itself, so
+//! the two cannot drift apart.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// `from → {never to}` from the table headed `| from | never to |`.
+fn never_table(doc: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut table = BTreeMap::new();
+    let mut lines = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("| from | never to |"));
+    lines.next();
+    for line in lines.skip(1).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        let [from, to] = cells[..] else {
+            panic!("a row of the never table has two cells: {line}");
+        };
+        let to = to.split(',').map(|s| s.trim().to_owned()).collect();
+        table.insert(from.to_owned(), to);
+    }
+    table
+}
+
+/// The parts named in §1's table (`src/<part>/` or `src/<part>.rs`), as the document spells
+/// them.
+fn documented_parts(doc: &str) -> BTreeSet<String> {
+    let re = regex::Regex::new(r"`src/([a-z_]+)(/|\.rs)`").expect("regex");
+    re.captures_iter(doc).map(|c| c[1].to_owned()).collect()
+}
+
+/// The source without comments: everything from `//` to the end of a line goes.
+fn code_of(source: &str) -> String {
+    source
+        .lines()
+        .map(|l| l.find("//").map_or(l, |i| &l[..i]))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The first path segments after every `crate::` in `code`: `crate::ui::theme` gives `ui`,
+/// `crate::{model::PodSummary, app::Msg}` gives `model` and `app`.
+fn crate_targets(code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0usize;
+            let mut item = String::new();
+            for ch in group.chars() {
+                match ch {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        push_head(&mut out, &item);
+                        item.clear();
+                        continue;
+                    }
+                    _ => {}
+                }
+                if depth == 0 {
+                    item.push(ch);
+                }
+            }
+            push_head(&mut out, &item);
+        } else {
+            push_head(&mut out, rest);
+        }
+    }
+    out
+}
+
+fn push_head(out: &mut BTreeSet<String>, path: &str) {
+    let head: String = path
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if !head.is_empty() && head != "self" {
+        out.insert(head);
+    }
+}
+
+/// The part a file under `src/` belongs to: its first path component (`src/app/x.rs` → `app`,
+/// `src/logging.rs` → `logging`); `lib.rs` and `main.rs` belong to none.
+fn part_of(src: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(src).ok()?;
+    let first = rel.components().next()?.as_os_str().to_str()?;
+    let part = first.strip_suffix(".rs").unwrap_or(first);
+    (part != "lib" && part != "main").then(|| part.to_owned())
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read src dir") {
+        let path = entry.expect("dir entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `(file, from, to)` for each forbidden arrow.
+fn violations(
+    never: &BTreeMap<String, BTreeSet<String>>,
+    files: &[(String, String, String)],
+) -> Vec<(String, String, String)> {
+    let mut found = Vec::new();
+    for (file, part, source) in files {
+        let Some(forbidden) = never.get(part) else {
+            continue;
+        };
+        for target in crate_targets(&code_of(source)) {
+            if forbidden.contains(&target) {
+                found.push((file.clone(), part.clone(), target));
+            }
+        }
+    }
+    found
+}
+
+fn doc() -> String {
+    std::fs::read_to_string(Path::new(ROOT).join("docs/architecture.md"))
+        .expect("docs/architecture.md")
+}
+
+fn tree() -> Vec<(String, String, String)> {
+    let src = Path::new(ROOT).join("src");
+    let mut paths = Vec::new();
+    rust_files(&src, &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let part = part_of(&src, &p)?;
+            let source = std::fs::read_to_string(&p).expect("read source");
+            let rel = p.strip_prefix(ROOT).unwrap_or(&p).display().to_string();
+            Some((rel, part, source))
+        })
+        .collect()
+}
+
+#[test]
+fn no_forbidden_arrow_in_the_tree() {
+    let never = never_table(&doc());
+    assert!(
+        never.contains_key("model") && never.contains_key("app") && never.contains_key("cluster"),
+        "the never table was read: {never:?}"
+    );
+    let found = violations(&never, &tree());
+    assert!(
+        found.is_empty(),
+        "arrows docs/architecture.md §2 forbids:\n{}",
+        found
+            .iter()
+            .map(|(f, a, b)| format!("  {f}: {a} → {b}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn every_part_of_the_tree_is_documented() {
+    let documented = documented_parts(&doc());
+    let parts: BTreeSet<String> = tree().into_iter().map(|(_, part, _)| part).collect();
+    let missing: Vec<&String> = parts.difference(&documented).collect();
+    assert!(
+        missing.is_empty(),
+        "top-level parts of src/ that docs/architecture.md §1 does not name: {missing:?}"
+    );
+}
+
+#[test]
+fn the_checker_sees_use_lines_groups_and_inline_paths() {
+    let never = never_table(&doc());
+    let files = vec![
+        (
+            "src/model/x.rs".to_owned(),
+            "model".to_owned(),
+            "use crate::{model::pod, ui::theme::Theme};\n// use crate::sim::Sim;\n".to_owned(),
+        ),
+        (
+            "src/app/y.rs".to_owned(),
+            "app".to_owned(),
+            "fn f() { crate::ui::help::max_scroll(3); crate::model::x(); }".to_owned(),
+        ),
+        (
+            "src/cluster/z.rs".to_owned(),
+            "cluster".to_owned(),
+            "use crate::{\n    app::Msg,\n    cmd::{EXIT, other},\n};".to_owned(),
+        ),
+    ];
+    let found: Vec<(String, String)> = violations(&never, &files)
+        .into_iter()
+        .map(|(_, a, b)| (a, b))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("model".to_owned(), "ui".to_owned()),
+            ("app".to_owned(), "ui".to_owned()),
+            ("cluster".to_owned(), "cmd".to_owned()),
+        ]
+    );
+}
