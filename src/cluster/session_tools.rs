@@ -48,6 +48,9 @@ impl Tools {
     /// Starts forward `id` for `spec` to `target`'s pod: binds, then relays every status change
     /// as `Msg::Forward(Status)`; a bind failure is `Msg::Forward(Failed)`.
     pub fn add_forward(&mut self, target: &Target, id: u64, spec: PortSpec, tx: Sender<Msg>) {
+        // A finished task is a forward that could not start (a running one ends only when the
+        // session drops).
+        self.forwards.retain(|_, t| !t.0.is_finished());
         let (client, ns, pod) = (
             target.client.clone(),
             target.namespace.clone(),
