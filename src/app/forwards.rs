@@ -58,7 +58,8 @@ pub struct ForwardPanel {
     pub input: Option<String>,
     /// The id the next forward gets.
     pub next_id: u64,
-    /// The panel's status line (parse error of a typed spec), cleared by the next panel action.
+    /// The panel's status line (parse error of a typed spec, a forward that could not start),
+    /// cleared by the next panel action.
     pub status: Option<String>,
 }
 
