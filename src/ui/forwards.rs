@@ -136,8 +136,8 @@ pub fn remote_text(state: &State, e: &ForwardEntry) -> String {
     }
 }
 
-/// Bytes each way, headed by the direction: received from the pod (written to local
-/// clients), and read from local clients and sent to the pod.
+/// The column headers. The byte columns name their direction: `FROM POD` counts bytes received
+/// from the pod (written to local clients), `TO POD` bytes read from local clients and sent on.
 const HEADERS: [&str; 7] = [
     "LOCAL", "REMOTE", "STATE", "OPEN", "TOTAL", "FROM POD", "TO POD",
 ];
