@@ -130,7 +130,9 @@ async fn local_port_in_use_is_a_clear_error() {
         client(&sim).await,
         "default",
         "hello",
-        &[spec(&format!("{port}:8081"))],
+        // The given address alone: without one, [::1] would still serve (see
+        // tests/forward_loopback.rs).
+        &[spec(&format!("127.0.0.1:{port}:8081"))],
     )
     .await
     {

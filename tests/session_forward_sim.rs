@@ -1,6 +1,7 @@
 //! End to end against the in-process simulator: the TUI's Session runs a `--forward`-equivalent
 //! (`forwards::add` → `Cmd::AddForward`), its `Msg::Forward` statuses go through `update`, and
-//! the seed's `hello from hello` comes back through the forward; nothing listens afterwards.
+//! the seed's `hello from hello` comes back through the forward; nothing listens afterwards. A
+//! forward on a taken port is dropped with its reason on the status line.
 
 mod stream_support;
 
@@ -71,5 +72,52 @@ async fn session_forward_fetches_hello_from_hello() {
     assert!(
         tokio::net::TcpStream::connect(local).await.is_err(),
         "nothing listens on {local} after the session ends"
+    );
+}
+
+/// A `--forward` whose port is taken on both loopbacks: the session's `Msg::Forward(Failed)`
+/// drops the row and the footer's status line says why (the panel is not shown).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_forward_on_a_taken_port_is_dropped_with_its_reason() {
+    let sim = stream_support::start().await;
+    let target = podscope::cluster::connect(
+        &podscope::cluster::ConnectOptions {
+            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
+            context: None,
+            namespace: Some("default".into()),
+        },
+        "hello",
+    )
+    .await
+    .expect("connects");
+    let v4 = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("binds");
+    let port = v4.local_addr().expect("addr").port();
+    // Taken on [::1] too where the host has it (else [::1] cannot be bound at all).
+    let _v6 = tokio::net::TcpListener::bind(("::1", port)).await.ok();
+    let (tx, mut rx) = tokio::sync::mpsc::channel(1024);
+    let now = "2024-06-03T07:20:15Z".parse().expect("time");
+    let mut state = State::new(
+        "default",
+        "hello",
+        now,
+        podscope::ui::theme::Theme::colored(),
+    );
+    let mut session = Session::start(target, tx);
+    let spec: PortSpec = format!("{port}:8081").parse().expect("spec");
+    for cmd in podscope::app::forwards::add(&mut state, spec) {
+        session.execute(&cmd);
+    }
+    pump_until(&mut state, &mut rx, &mut session, |s| {
+        s.target.forwards.entries.is_empty()
+    })
+    .await;
+    let status = state.target.logs.status.clone().unwrap_or_default();
+    assert!(
+        status.starts_with(&format!(
+            "forward {port}:8081 failed: unable to listen on 127.0.0.1:{port}"
+        )) && status.contains(&format!("[::1]:{port}")),
+        "{status}"
     );
 }

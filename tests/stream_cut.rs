@@ -116,7 +116,9 @@ async fn a_cut_forward_connection_is_an_error_and_the_listener_goes_on() {
         client(&sim).await,
         "default",
         "hello",
-        &[":8081".parse().expect("spec")],
+        // One listener (an address given), so one `Listening` event: the dual-stack default is
+        // tests/forward_loopback.rs's.
+        &["127.0.0.1:0:8081".parse().expect("spec")],
     )
     .await
     .expect("binds");
@@ -172,7 +174,13 @@ async fn a_cut_forward_connection_is_an_error_and_the_listener_goes_on() {
 async fn podscope_port_forward_survives_a_cut() {
     let sim = stream_support::start().await;
     let kc = kubeconfig(&sim);
-    let mut child = spawn_podscope(&["port-forward", "--kubeconfig", &kc, "hello", "0:8081"]);
+    let mut child = spawn_podscope(&[
+        "port-forward",
+        "--kubeconfig",
+        &kc,
+        "hello",
+        "127.0.0.1:0:8081",
+    ]);
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
     let mut err = BufReader::new(child.stderr.take().expect("stderr"));
     let first = line(&mut out).await;

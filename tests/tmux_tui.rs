@@ -171,9 +171,11 @@ async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
     sim.shutdown().await;
 }
 
-/// The local port of the panel row forwarding to 8081 while it is listening, from the screen.
+/// The local port of the panel row forwarding to 8081 while it is listening, from the screen
+/// (`localhost:PORT` while both loopbacks listen, `127.0.0.1:PORT` on a host without IPv6).
 fn listening_port(screen: &str) -> Option<u16> {
-    let re = regex::Regex::new(r"127\.0\.0\.1:(\d+)\s+8081\s+listening").expect("regex");
+    let re =
+        regex::Regex::new(r"(?:localhost|127\.0\.0\.1):(\d+)\s+8081\s+listening").expect("regex");
     re.captures(screen)?.get(1)?.as_str().parse().ok()
 }
 

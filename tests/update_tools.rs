@@ -195,12 +195,16 @@ fn forward_panel_adds_removes_and_tracks_status() {
         .and_then(|p| p.containers.iter_mut().find(|c| c.name == "app"))
     {
         app.ports
-            .push((Some("metrics".to_owned()), 9090, "TCP".to_owned()));
+            .push((Some("metrics".to_owned()), 9100, "TCP".to_owned()));
     }
     update(&mut s, key(KeyCode::Char('a')));
     typed(&mut s, "9090:metrics");
     let mut st = ForwardStatus::new(spec("8080:80"));
-    st.local = Some("127.0.0.1:8080".parse().expect("addr"));
+    st.locals = vec![
+        "127.0.0.1:8080".parse().expect("addr"),
+        "[::1]:8080".parse().expect("addr"),
+    ];
+    st.local = st.locals.first().copied();
     st.state = ForwardState::Active;
     st.open_connections = 1;
     st.total_connections = 2;
@@ -210,30 +214,76 @@ fn forward_panel_adds_removes_and_tracks_status() {
         &mut s,
         Msg::Forward(ForwardMsg::Status { id: 0, status: st }),
     );
+    // Only 127.0.0.1 could be bound for the named port (no IPv6 on the host).
+    let mut st = ForwardStatus::new(spec("9090:metrics"));
+    st.local = Some("127.0.0.1:9090".parse().expect("addr"));
+    st.locals = vec!["127.0.0.1:9090".parse().expect("addr")];
+    st.unbound = vec![(
+        "[::1]:9090".parse().expect("addr"),
+        "address not available on this host".into(),
+    )];
     update(
         &mut s,
-        Msg::Forward(ForwardMsg::Failed {
-            id: 1,
-            error: "unable to listen on 127.0.0.1:9090: address already in use".into(),
-        }),
+        Msg::Forward(ForwardMsg::Status { id: 1, status: st }),
     );
-    assert_eq!(s.target.forwards.entries[0].state_word(), "active");
-    assert_eq!(s.target.forwards.entries[1].state_word(), "failed");
     let screen = common::text(&render(&s, 120, 40));
     assert!(
-        screen.contains("127.0.0.1:8080         80      active"),
+        screen.contains(
+            "LOCAL                  REMOTE          STATE      OPEN  TOTAL   FROM POD     TO POD"
+        ),
+        "the byte columns say their direction: {screen}"
+    );
+    assert!(
+        screen.contains(
+            "localhost:8080         80              active        1      2    2.0 KiB       77 B"
+        ),
         "{screen}"
     );
-    assert!(screen.contains("2.0 KiB       77 B"), "{screen}");
+    // The name with the number the pod declares for it.
     assert!(
-        screen.contains("last error: unable to listen on 127.0.0.1:9090: address already in use"),
+        screen.contains("127.0.0.1:9090         metrics (9100)  listening"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("    not listening on [::1]:9090: address not available on this host"),
         "{screen}"
     );
     insta::assert_snapshot!("forward_panel@120x40", render(&s, 120, 40));
-    // The selection is on the last added; x removes it, Delete the other.
+    // A forward that cannot listen is not listed (as in k9s): its reason is on the status line.
+    update(&mut s, key(KeyCode::Char('a')));
+    typed(&mut s, "8080:80");
+    assert_eq!(s.target.forwards.entries.len(), 3);
+    update(
+        &mut s,
+        Msg::Forward(ForwardMsg::Failed {
+            id: 2,
+            error: "unable to listen on 127.0.0.1:8080 and [::1]:8080: address already in use"
+                .into(),
+        }),
+    );
+    assert_eq!(
+        s.target
+            .forwards
+            .entries
+            .iter()
+            .map(|e| e.id)
+            .collect::<Vec<_>>(),
+        vec![0, 1]
+    );
+    let failed = "forward 8080:80 failed: unable to listen on 127.0.0.1:8080 and [::1]:8080: address already in use";
+    assert_eq!(s.target.forwards.status.as_deref(), Some(failed));
+    let screen = common::text(&render(&s, 120, 40));
+    assert!(screen.contains(failed), "{screen}");
+    assert!(!screen.contains("failed   "), "no failed row: {screen}");
+    insta::assert_snapshot!("forward_panel_start_failed@120x40", render(&s, 120, 40));
+    // The selection is on the last row left; x removes it, Delete the other.
     assert_eq!(
         update(&mut s, key(KeyCode::Char('x'))),
         vec![Cmd::StopForward { id: 1 }]
+    );
+    assert_eq!(
+        s.target.forwards.status, None,
+        "the next panel key clears the status line"
     );
     assert_eq!(
         update(&mut s, key(KeyCode::Delete)),
@@ -243,6 +293,22 @@ fn forward_panel_adds_removes_and_tracks_status() {
     assert!(update(&mut s, key(KeyCode::Delete)).is_empty());
     update(&mut s, key(KeyCode::Esc));
     assert!(!s.overlay.forwards_shown());
+    // With the panel hidden (a `--forward` that cannot listen) the footer says it.
+    for cmd in podscope::app::forwards::add(&mut s, spec("8080:80")) {
+        assert!(matches!(cmd, Cmd::AddForward { id: 3, .. }), "{cmd:?}");
+    }
+    update(
+        &mut s,
+        Msg::Forward(ForwardMsg::Failed {
+            id: 3,
+            error: "unable to listen on 127.0.0.1:8080: address already in use".into(),
+        }),
+    );
+    assert!(s.target.forwards.entries.is_empty());
+    assert_eq!(
+        status_line(&s),
+        "forward 8080:80 failed: unable to listen on 127.0.0.1:8080: address already in use"
+    );
 }
 
 /// The panel dates a breakage from the status's `broken_since` and a recovery from its

@@ -1,4 +1,4 @@
-//! The port-forward panel's part of `update` (issue #5): `f` shows the forwards, `a` types a
+//! The port-forward panel's part of `update`: `f` shows the forwards, `a` types a
 //! `[ADDR:]LOCAL:REMOTE` spec, `x`/Delete removes the selected one (the keys are rows of
 //! [`super::keymap::KEYMAP`]); statuses arrive as `Msg::Forward`. Pure: every effect is a
 //! returned [`Cmd`].
@@ -23,18 +23,13 @@ pub struct ForwardEntry {
     pub spec: PortSpec,
     /// The last status published by the forwarder (`None` until it bound).
     pub status: Option<ForwardStatus>,
-    /// Why it could not start (bind failure); the entry stays listed until removed.
-    pub failed: Option<String>,
 }
 
 impl ForwardEntry {
-    /// The state word the panel shows: `starting`, `listening`, `active`, `broken`, `stopped`,
-    /// or `failed`.
+    /// The state word the panel shows: `starting`, `listening`, `active`, `broken` or
+    /// `stopped` (a forward that could not start is not listed, see [`on_msg`]).
     #[must_use]
     pub fn state_word(&self) -> &'static str {
-        if self.failed.is_some() {
-            return "failed";
-        }
         match self.status.as_ref().map(|s| s.state) {
             None => "starting",
             Some(ForwardState::Listening) => "listening",
@@ -44,12 +39,10 @@ impl ForwardEntry {
         }
     }
 
-    /// The last error: the start failure, else the status's `last_error`.
+    /// The status's `last_error` (a failed connection's text).
     #[must_use]
     pub fn last_error(&self) -> Option<&str> {
-        self.failed
-            .as_deref()
-            .or_else(|| self.status.as_ref()?.last_error.as_deref())
+        self.status.as_ref()?.last_error.as_deref()
     }
 }
 
@@ -63,7 +56,8 @@ pub struct ForwardPanel {
     pub selected: usize,
     /// The id the next forward gets.
     pub next_id: u64,
-    /// The panel's status line (parse error of a typed spec), cleared by the next panel action.
+    /// The panel's status line (parse error of a typed spec, a forward that could not start),
+    /// cleared by the next panel action.
     pub status: Option<String>,
 }
 
@@ -76,21 +70,20 @@ pub fn add(state: &mut State, spec: PortSpec) -> Vec<Cmd> {
         id,
         spec: spec.clone(),
         status: None,
-        failed: None,
     });
     panel.selected = panel.entries.len() - 1;
     state.dirty = true;
     vec![Cmd::AddForward { id, spec }]
 }
 
-/// The remote port name of `spec` when the pod is known and none of its main containers or
-/// native sidecars declares it (kubectl's rule for named ports; checked again per connection).
-fn unknown_port_name(state: &State, spec: &PortSpec) -> Option<String> {
-    let crate::model::forward::RemotePort::Name(name) = &spec.remote else {
-        return None;
-    };
-    let pod = state.target.pod.as_ref()?;
-    let declared = pod
+/// The number of the `containerPort` named `name` in the shown pod's main containers or
+/// native sidecars (kubectl's rule for named ports); `None` without a pod or such a port.
+#[must_use]
+pub fn declared_port(state: &State, name: &str) -> Option<u16> {
+    state
+        .target
+        .pod
+        .as_ref()?
         .containers
         .iter()
         .filter(|c| {
@@ -100,8 +93,20 @@ fn unknown_port_name(state: &State, spec: &PortSpec) -> Option<String> {
             )
         })
         .flat_map(|c| c.ports.iter())
-        .any(|(n, _, _)| n.as_deref() == Some(name.as_str()));
-    (!declared).then(|| sanitize(name).into_owned())
+        .find(|(n, _, _)| n.as_deref() == Some(name))
+        .and_then(|(_, port, _)| u16::try_from(*port).ok())
+}
+
+/// The remote port name of `spec` when the pod is known and does not declare it
+/// ([`declared_port`]; checked again per connection).
+fn unknown_port_name(state: &State, spec: &PortSpec) -> Option<String> {
+    let crate::model::forward::RemotePort::Name(name) = &spec.remote else {
+        return None;
+    };
+    state.target.pod.as_ref()?;
+    declared_port(state, name)
+        .is_none()
+        .then(|| sanitize(name).into_owned())
 }
 
 /// `f`: show the panel (in place of any other overlay: the panel takes the keys) or hide it.
@@ -116,22 +121,38 @@ pub fn toggle(state: &mut State) {
 }
 
 /// `Msg::Forward`: a status or a start failure for entry `id` (unknown ids are stale: ignored).
+///
+/// A forward that could not start (no local address could be bound, RBAC refused it) is dropped
+/// from the list and its error goes to the status line, `forward 8080:80 failed: unable to listen
+/// on 127.0.0.1:8080 and [::1]:8080: address already in use`: the panel's while it is shown,
+/// else the footer's. That is what a k9s user expects: k9s tries the local port before it adds a
+/// port-forward, and when it cannot listen it flashes the error and lists nothing; a row that
+/// forwards nothing would only have to be removed by hand.
 pub fn on_msg(state: &mut State, msg: ForwardMsg) {
     let id = match &msg {
         ForwardMsg::Status { id, .. } | ForwardMsg::Failed { id, .. } => *id,
     };
-    if let Some(e) = state
-        .target
-        .forwards
-        .entries
-        .iter_mut()
-        .find(|e| e.id == id)
-    {
-        match msg {
-            ForwardMsg::Status { status, .. } => e.status = Some(status),
-            ForwardMsg::Failed { error, .. } => e.failed = Some(sanitize(&error).into_owned()),
+    let shown = state.overlay.forwards_shown();
+    let panel = &mut state.target.forwards;
+    let Some(i) = panel.entries.iter().position(|e| e.id == id) else {
+        return;
+    };
+    match msg {
+        ForwardMsg::Status { status, .. } => {
+            panel.entries[i].status = Some(status);
+            state.dirty |= shown;
         }
-        state.dirty |= state.overlay.forwards_shown();
+        ForwardMsg::Failed { error, .. } => {
+            let failed = panel.entries.remove(i);
+            panel.selected = panel.selected.min(panel.entries.len().saturating_sub(1));
+            let text = format!("forward {} failed: {}", failed.spec, sanitize(&error));
+            if shown {
+                panel.status = Some(text);
+            } else {
+                state.target.logs.status = Some(text);
+            }
+            state.dirty = true;
+        }
     }
 }
 

@@ -155,6 +155,7 @@ pub enum ShellEnd {
 
 /// A port-forward's progress, keyed by the id `update` gave it in `Cmd::AddForward`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)] // a status is moved once through the channel, never stored
 pub enum ForwardMsg {
     /// The forward's status changed (bound, connection opened/closed, bytes, error).
     Status {

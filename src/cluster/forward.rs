@@ -23,18 +23,37 @@ use crate::model::forward_status::{ForwardState, ForwardStatus};
 /// Errors starting a forward.
 #[derive(Debug, thiserror::Error)]
 pub enum ForwardError {
-    /// The local address cannot be bound (typically: the port is in use).
-    #[error("unable to listen on {addr}: {reason}")]
+    /// No address of a spec could be bound (typically: the port is in use): its given address,
+    /// or both loopbacks (`docs/protocols.md` §4.4). Shown as `unable to listen on
+    /// 127.0.0.1:8080 and [::1]:8080: address already in use` (one reason per address when they
+    /// differ).
+    #[error("unable to listen on {}", show_failures(.failures))]
     Bind {
-        /// The address asked for.
-        addr: SocketAddr,
-        /// `address already in use`, `permission denied`, … (lowercase, one line).
-        reason: String,
+        /// Each address tried with why it could not be bound (`address already in use`,
+        /// `permission denied`, …; lowercase, one line), in the order tried.
+        failures: Vec<(SocketAddr, String)>,
     },
     /// RBAC refuses `pods/portforward` (kubectl's `error upgrading connection: pods "x" is
     /// forbidden: … cannot create resource "pods/portforward" … in the namespace "ns"`).
     #[error("error upgrading connection: {0}")]
     Forbidden(String),
+}
+
+/// `127.0.0.1:8080 and [::1]:8080: address already in use` when the reasons agree, else
+/// `127.0.0.1:8080: address already in use; [::1]:8080: address not available on this host`.
+fn show_failures(failures: &[(SocketAddr, String)]) -> String {
+    let same = failures.windows(2).all(|w| w[0].1 == w[1].1);
+    match failures {
+        [(_, reason), ..] if same => {
+            let addrs: Vec<String> = failures.iter().map(|(a, _)| a.to_string()).collect();
+            format!("{}: {reason}", addrs.join(" and "))
+        }
+        _ => failures
+            .iter()
+            .map(|(a, r)| format!("{a}: {r}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+    }
 }
 
 /// A line-worthy happening, for kubectl-style output.
@@ -46,6 +65,14 @@ pub enum ForwardEvent {
         local: SocketAddr,
         /// The remote port as given (number or name).
         remote: String,
+    },
+    /// One of the loopback pair could not be bound while the other was (`docs/protocols.md`
+    /// §4.4): `Unable to listen on port 8081: [::1]:8081: address not available on this host`.
+    ListenFailed {
+        /// The address that could not be bound.
+        local: SocketAddr,
+        /// Why (lowercase, one line).
+        reason: String,
     },
     /// A connection was accepted: `Handling connection for 8081`.
     Connection {
@@ -115,14 +142,44 @@ fn bind_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// Binds `spec`'s addresses ([`PortSpec::bind_addrs`]) in order, the later ones on the port the
+/// first bind chose: the listeners, and the addresses that failed with why. An error only when
+/// none could be bound.
+async fn bind_spec(
+    spec: &PortSpec,
+) -> Result<(Vec<TcpListener>, Vec<(SocketAddr, String)>), ForwardError> {
+    let mut port = spec.bind_addr().port();
+    let (mut listeners, mut failures) = (Vec::new(), Vec::new());
+    for addr in spec.bind_addrs() {
+        let addr = SocketAddr::new(addr.ip(), port);
+        match TcpListener::bind(addr).await {
+            Ok(l) => {
+                if port == 0 {
+                    port = l.local_addr().map_or(0, |a| a.port());
+                }
+                listeners.push(l);
+            }
+            Err(e) => failures.push((addr, bind_reason(&e))),
+        }
+    }
+    if listeners.is_empty() {
+        return Err(ForwardError::Bind { failures });
+    }
+    Ok((listeners, failures))
+}
+
 impl Forwarder {
     /// Checks that RBAC allows the port-forward, then binds every spec (all or nothing) and
-    /// starts accepting. Binds 127.0.0.1 unless the spec names an address; local port 0 picks a
-    /// free port.
+    /// starts accepting. A spec without an address binds both loopbacks, `127.0.0.1` then
+    /// `[::1]`, on the same port (local port 0: the port the first bind chose), and is kept when
+    /// one of them binds (the other is reported in `ForwardStatus::unbound` and as
+    /// [`ForwardEvent::ListenFailed`]); a spec naming an address binds it alone
+    /// (`docs/protocols.md` §4.4).
     ///
     /// # Errors
     /// [`ForwardError::Forbidden`] before anything is bound ([`super::forbidden::check_connect`]);
-    /// [`ForwardError::Bind`] for the first address that cannot be bound (nothing stays bound).
+    /// [`ForwardError::Bind`] for the first spec none of whose addresses can be bound (nothing
+    /// stays bound).
     pub async fn start(
         client: kube::Client,
         namespace: &str,
@@ -133,22 +190,20 @@ impl Forwarder {
         super::forbidden::check_connect(&api, pod, "portforward")
             .await
             .map_err(ForwardError::Forbidden)?;
-        let mut listeners = Vec::new();
+        let mut bound = Vec::new();
         for spec in specs {
-            let addr = spec.bind_addr();
-            let l = TcpListener::bind(addr)
-                .await
-                .map_err(|e| ForwardError::Bind {
-                    addr,
-                    reason: bind_reason(&e),
-                })?;
-            listeners.push(l);
+            bound.push(bind_spec(spec).await?);
         }
         let mut statuses: Vec<ForwardStatus> =
             specs.iter().cloned().map(ForwardStatus::new).collect();
         let mut locals = Vec::new();
-        for (s, l) in statuses.iter_mut().zip(&listeners) {
-            s.local = l.local_addr().ok();
+        for (s, (listeners, unbound)) in statuses.iter_mut().zip(&bound) {
+            s.locals = listeners
+                .iter()
+                .filter_map(|l| l.local_addr().ok())
+                .collect();
+            s.local = s.locals.first().copied();
+            s.unbound.clone_from(unbound);
             if let RemotePort::Number(n) = s.spec.remote {
                 s.remote_port = Some(n);
             }
@@ -157,10 +212,16 @@ impl Forwarder {
         let (tx, rx) = watch::channel(statuses.clone());
         let (etx, erx) = mpsc::unbounded_channel();
         for s in &statuses {
-            if let Some(local) = s.local {
+            for &local in &s.locals {
                 let _ = etx.send(ForwardEvent::Listening {
                     local,
                     remote: s.spec.remote.to_string(),
+                });
+            }
+            for (local, reason) in &s.unbound {
+                let _ = etx.send(ForwardEvent::ListenFailed {
+                    local: *local,
+                    reason: reason.clone(),
                 });
             }
         }
@@ -171,9 +232,10 @@ impl Forwarder {
             api,
             pod: pod.to_string(),
         });
-        let tasks = listeners
+        let tasks = bound
             .into_iter()
             .enumerate()
+            .flat_map(|(i, (listeners, _))| listeners.into_iter().map(move |l| (i, l)))
             .map(|(i, l)| tokio::spawn(accept_loop(shared.clone(), i, l)))
             .collect();
         Ok(Forwarder {
@@ -195,7 +257,8 @@ impl Forwarder {
         self.rx.borrow().clone()
     }
 
-    /// The bound local addresses, in spec order.
+    /// The first bound local address of each spec, in spec order (`127.0.0.1:PORT` unless only
+    /// `[::1]` could be bound; every address is in `ForwardStatus::locals`).
     pub fn local_addrs(&self) -> &[SocketAddr] {
         &self.locals
     }

@@ -64,6 +64,9 @@ impl OnDemand {
         tx: Sender<Msg>,
         mut generation: watch::Receiver<Generation>,
     ) {
+        // A finished task is a forward that could not start (a running one ends only when the
+        // session drops).
+        self.forwards.retain(|_, t| !t.is_finished());
         let (client, ns, pod) = (
             target.client.clone(),
             target.namespace.clone(),

@@ -33,8 +33,10 @@ fn show(addr: SocketAddr) -> String {
     }
 }
 
-/// Runs `podscope port-forward`: prints `Forwarding from …`, `Handling connection for …`, and
-/// `an error occurred forwarding L -> R: …` (stderr); keeps listening after errors; exits 0 on
+/// Runs `podscope port-forward`: prints `Forwarding from …` (for `127.0.0.1` and `[::1]` unless
+/// an address is given), `Handling connection for …`, and on stderr `Unable to listen on port
+/// L: [::1]:L: …` (one loopback could not be bound, `docs/protocols.md` §4.4) and
+/// `an error occurred forwarding L -> R: …`; keeps listening after errors; exits 0 on
 /// Ctrl-C with every listener closed. Exit 1 when the pod is missing/not running or a local
 /// port cannot be bound.
 pub async fn run(args: &PortForwardArgs) -> ExitCode {
@@ -75,6 +77,9 @@ pub async fn run(args: &PortForwardArgs) -> ExitCode {
                 None => break,
                 Some(ForwardEvent::Listening { local, remote }) => {
                     println!("Forwarding from {} -> {}", show(local), sanitize(&remote));
+                }
+                Some(ForwardEvent::ListenFailed { local, reason }) => {
+                    eprintln!("Unable to listen on port {}: {}: {reason}", local.port(), show(local));
                 }
                 Some(ForwardEvent::Connection { local_port }) => {
                     println!("Handling connection for {local_port}");

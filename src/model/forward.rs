@@ -4,10 +4,12 @@
 //! `REMOTE` (local = remote), `LOCAL:REMOTE`, `:REMOTE` (a random local port), and
 //! `ADDR:LOCAL:REMOTE` with `ADDR` = `localhost`, an IPv4 address or `[IPv6]`. `REMOTE` may be a
 //! container port name (`http`), resolved against the pod's `containerPorts` when connecting.
+//! Without `ADDR` (or with `localhost`) both loopbacks are bound, `127.0.0.1` and `[::1]`, as
+//! kubectl's default `--address localhost` does (`docs/protocols.md` §4.4).
 //! What a running forward reports is in [`super::forward_status`].
 
 use std::fmt;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::str::FromStr;
 
 /// The pod side of a forward: a number or a `containerPort` name.
@@ -31,7 +33,7 @@ impl fmt::Display for RemotePort {
 /// One `[ADDR:]LOCAL:REMOTE` argument.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PortSpec {
-    /// Bind address; `None` means 127.0.0.1.
+    /// Bind address; `None` (no `ADDR`, or `localhost`) means both loopbacks, 127.0.0.1 and ::1.
     pub address: Option<IpAddr>,
     /// Local port: `None` = same number as the (resolved) remote port, `Some(0)` = random.
     pub local: Option<u16>,
@@ -88,14 +90,14 @@ impl FromStr for PortSpec {
         } else if spec.matches(':').count() == 2 {
             let (addr, rest) = spec.split_once(':').ok_or_else(shape)?;
             let ip = if addr == "localhost" {
-                IpAddr::V4(Ipv4Addr::LOCALHOST)
+                None
             } else {
-                addr.parse::<IpAddr>().map_err(|_| PortSpecError::Address {
+                Some(addr.parse::<IpAddr>().map_err(|_| PortSpecError::Address {
                     addr: addr.to_string(),
                     spec: spec.to_string(),
-                })?
+                })?)
             };
-            (Some(ip), rest)
+            (ip, rest)
         } else {
             (None, spec)
         };
@@ -146,8 +148,9 @@ impl fmt::Display for PortSpec {
 }
 
 impl PortSpec {
-    /// The address to bind: the given one, else 127.0.0.1, with the local port (`remote_hint`
-    /// when the spec says "same as remote" and the remote is a number; else 0 = random).
+    /// The first address to bind: the given one, else 127.0.0.1, with the local port (the
+    /// remote number when the spec says "same as remote" and the remote is a number; else 0 =
+    /// random).
     pub fn bind_addr(&self) -> SocketAddr {
         let ip = self.address.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
         let port = match (self.local, &self.remote) {
@@ -156,6 +159,20 @@ impl PortSpec {
             (None, RemotePort::Name(_)) => 0,
         };
         SocketAddr::new(ip, port)
+    }
+
+    /// Every address to bind, in order: the given one alone, else `127.0.0.1` then `[::1]`
+    /// (kubectl's `localhost`), all with [`Self::bind_addr`]'s port. With port 0 the forwarder
+    /// binds the later ones on the port the first bind chose.
+    pub fn bind_addrs(&self) -> Vec<SocketAddr> {
+        let first = self.bind_addr();
+        match self.address {
+            Some(_) => vec![first],
+            None => vec![
+                first,
+                SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), first.port()),
+            ],
+        }
     }
 }
 
@@ -193,8 +210,28 @@ mod tests {
         assert_eq!(s.to_string(), "0.0.0.0:9000:proxy");
         let s = p("[::1]:9000:80").expect("parses");
         assert_eq!(s.bind_addr().to_string(), "[::1]:9000");
+        assert_eq!(
+            s.bind_addrs(),
+            vec!["[::1]:9000".parse().expect("addr")],
+            "a given address is bound alone"
+        );
+        // `localhost` is kubectl's default: both loopbacks.
         let s = p("localhost:9000:80").expect("parses");
-        assert_eq!(s.bind_addr().to_string(), "127.0.0.1:9000");
+        assert_eq!(s, p("9000:80").expect("parses"));
+        assert_eq!(
+            s.bind_addrs(),
+            vec![
+                "127.0.0.1:9000".parse::<SocketAddr>().expect("addr"),
+                "[::1]:9000".parse().expect("addr")
+            ]
+        );
+        assert_eq!(
+            p(":http").expect("parses").bind_addrs(),
+            vec![
+                "127.0.0.1:0".parse::<SocketAddr>().expect("addr"),
+                "[::1]:0".parse().expect("addr")
+            ]
+        );
     }
 
     #[test]

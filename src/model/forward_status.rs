@@ -54,8 +54,16 @@ impl ForwardGap {
 pub struct ForwardStatus {
     /// What was asked.
     pub spec: PortSpec,
-    /// The bound local address (after binding; port 0 resolved).
+    /// The first bound local address (after binding; port 0 resolved): `127.0.0.1:PORT` for the
+    /// default loopback pair unless only `[::1]` could be bound.
     pub local: Option<SocketAddr>,
+    /// Every bound local address, [`Self::local`] first (`127.0.0.1:PORT`, `[::1]:PORT`; all on
+    /// the same port). Empty until bound.
+    pub locals: Vec<SocketAddr>,
+    /// Addresses of the loopback pair that could not be bound while the other was, with why
+    /// (`address not available on this host`, `address already in use`); `docs/protocols.md`
+    /// §4.4.
+    pub unbound: Vec<(SocketAddr, String)>,
     /// The remote port number last resolved (names resolve per connection).
     pub remote_port: Option<u16>,
     /// Listening / Active / Broken / Stopped.
@@ -87,6 +95,8 @@ impl ForwardStatus {
         ForwardStatus {
             spec,
             local: None,
+            locals: Vec::new(),
+            unbound: Vec::new(),
             remote_port: None,
             state: ForwardState::Listening,
             open_connections: 0,

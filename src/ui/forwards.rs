@@ -1,7 +1,9 @@
-//! The port-forward panel (`f`): one row per forward with its state (listening / active /
-//! broken), open connections, bytes each way, and under it how long it has been broken or the
-//! last gap it recovered from, and the last error; `a` types a new spec. Durations are computed
-//! from `state.now`; the key hint comes from the keymap table.
+//! The port-forward panel (`f`): one row per forward with its local address (`localhost:PORT`
+//! while both loopbacks listen), the remote port (`http (8080)`: a name with the number it
+//! resolved to), its state (listening / active / broken), open connections, bytes from and to
+//! the pod, and under it a loopback it could not bind, how long it has been broken or the last
+//! gap it recovered from, and the last error; `a` types a new spec. Durations are computed from
+//! `state.now`; the key hint comes from the keymap table.
 
 use jiff::{SignedDuration, Timestamp};
 use ratatui::Frame;
@@ -9,7 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use crate::app::forwards::ForwardEntry;
+use crate::app::forwards::{ForwardEntry, declared_port};
 use crate::app::keymap::{self, When};
 use crate::app::state::State;
 use crate::model::sanitize::sanitize;
@@ -42,29 +44,29 @@ fn length(d: SignedDuration) -> String {
     }
 }
 
-/// The lines under a forward's row at `now` (sanitised cluster text):
-/// - it could not start: `last error: <why>`;
+/// The lines under a forward's row at `now` (sanitised cluster text), first
+/// `not listening on [::1]:8080: <why>` for a loopback that could not be bound, then:
 /// - while broken: `broken for 12s: <last error>`;
 /// - after a recovery: `recovered after a 12s gap (3m ago)`, then `last error: <text>`;
 /// - otherwise `last error: <text>` if a connection ever failed, else nothing.
 #[must_use]
 pub fn notes(e: &ForwardEntry, now: Timestamp) -> Vec<String> {
     let error = e.last_error().map(sanitize);
-    if e.failed.is_some() {
-        return error
-            .map(|t| format!("last error: {t}"))
-            .into_iter()
-            .collect();
-    }
     let status = e.status.as_ref();
+    let mut lines: Vec<String> = status
+        .map(|s| s.unbound.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .map(|(addr, why)| format!("not listening on {addr}: {}", sanitize(why)))
+        .collect();
     if let Some(since) = status.and_then(|s| s.broken_since) {
         let broken = length(now.duration_since(since));
-        return vec![match error {
+        lines.push(match error {
             Some(t) => format!("broken for {broken}: {t}"),
             None => format!("broken for {broken}"),
-        }];
+        });
+        return lines;
     }
-    let mut lines = Vec::new();
     if let Some(gap) = status.and_then(|s| s.last_gap) {
         let ago = length(now.duration_since(gap.to));
         lines.push(format!(
@@ -97,12 +99,51 @@ fn wrap(text: &str, width: usize, max_lines: usize) -> Vec<String> {
     lines
 }
 
-fn row(e: &ForwardEntry) -> String {
-    let local = e
-        .status
-        .as_ref()
+/// The LOCAL column: `localhost:PORT` while both loopbacks listen (or, before binding, will be
+/// tried: no address given), else the one bound address (or the given one).
+fn local_text(e: &ForwardEntry) -> String {
+    let status = e.status.as_ref();
+    let both = match status {
+        Some(s) => s.locals.len() > 1 && s.locals.iter().all(|a| a.ip().is_loopback()),
+        None => e.spec.address.is_none(),
+    };
+    let first = status
         .and_then(|s| s.local)
-        .map_or_else(|| e.spec.bind_addr().to_string(), |a| a.to_string());
+        .unwrap_or_else(|| e.spec.bind_addr());
+    if both {
+        format!("localhost:{}", first.port())
+    } else {
+        first.to_string()
+    }
+}
+
+/// The REMOTE column: the number as given, or the name with the number it resolves to:
+/// the forwarder's last resolution, else the shown pod's declared port (`http (8080)`; just
+/// `http` while neither knows it). Sanitised.
+#[must_use]
+pub fn remote_text(state: &State, e: &ForwardEntry) -> String {
+    match &e.spec.remote {
+        crate::model::forward::RemotePort::Number(n) => n.to_string(),
+        crate::model::forward::RemotePort::Name(name) => {
+            let port = e
+                .status
+                .as_ref()
+                .and_then(|s| s.remote_port)
+                .or_else(|| declared_port(state, name));
+            let name = sanitize(name);
+            port.map_or_else(|| name.to_string(), |p| format!("{name} ({p})"))
+        }
+    }
+}
+
+/// The column headers. The byte columns name their direction: `FROM POD` counts bytes received
+/// from the pod (written to local clients), `TO POD` bytes read from local clients and sent on.
+const HEADERS: [&str; 7] = [
+    "LOCAL", "REMOTE", "STATE", "OPEN", "TOTAL", "FROM POD", "TO POD",
+];
+
+fn row(e: &ForwardEntry, remote: &str, remote_width: usize) -> String {
+    let local = local_text(e);
     let (open, total, din, dout) = e.status.as_ref().map_or((0, 0, 0, 0), |s| {
         (
             s.open_connections,
@@ -112,9 +153,9 @@ fn row(e: &ForwardEntry) -> String {
         )
     });
     format!(
-        "{:<22} {:<7} {:<10} {:>4} {:>6} {:>10} {:>10}",
+        "{:<22} {:<remote_width$} {:<10} {:>4} {:>6} {:>10} {:>10}",
         local,
-        e.spec.remote.to_string(),
+        remote,
         e.state_word(),
         open,
         total,
@@ -127,10 +168,18 @@ fn row(e: &ForwardEntry) -> String {
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.config.theme;
     let p = &state.target.forwards;
+    let remotes: Vec<String> = p.entries.iter().map(|e| remote_text(state, e)).collect();
+    let remote_width = remotes
+        .iter()
+        .map(|r| super::width::cells(r))
+        .chain([HEADERS[1].len()])
+        .max()
+        .unwrap_or_default()
+        + 1;
+    let [local, remote, st, open, total, from_pod, to_pod] = HEADERS;
     let mut lines = vec![Line::from(Span::styled(
         format!(
-            "  {:<22} {:<7} {:<10} {:>4} {:>6} {:>10} {:>10}",
-            "LOCAL", "REMOTE", "STATE", "OPEN", "TOTAL", "IN", "OUT"
+            "  {local:<22} {remote:<remote_width$} {st:<10} {open:>4} {total:>6} {from_pod:>10} {to_pod:>10}"
         ),
         t.title,
     ))];
@@ -140,8 +189,8 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
             t.dim,
         )));
     }
-    for (i, e) in p.entries.iter().enumerate() {
-        let text = row(e);
+    for (i, (e, remote)) in p.entries.iter().zip(&remotes).enumerate() {
+        let text = row(e, remote, remote_width);
         let marker = if i == p.selected { "▶ " } else { "  " };
         let style = if i == p.selected {
             t.key
@@ -220,7 +269,6 @@ mod tests {
             id: 0,
             spec,
             status: Some(status),
-            failed: None,
         }
     }
 
@@ -289,14 +337,37 @@ mod tests {
     }
 
     #[test]
-    fn healthy_forwards_have_no_notes_and_start_failures_one() {
+    fn healthy_forwards_have_no_notes_and_an_unbound_loopback_one() {
         assert!(notes(&entry(|_| {}), at("2025-01-01T00:00:00Z")).is_empty());
-        let mut failed = entry(|_| {});
-        failed.status = None;
-        failed.failed = Some("unable to listen on 127.0.0.1:8080: address already in use".into());
+        let v4_only = entry(|s| {
+            s.local = Some("127.0.0.1:8080".parse().expect("addr"));
+            s.locals = vec!["127.0.0.1:8080".parse().expect("addr")];
+            s.unbound = vec![(
+                "[::1]:8080".parse().expect("addr"),
+                "address not available on this host".into(),
+            )];
+            s.broken_since = Some(at("2025-01-01T00:00:00Z"));
+        });
         assert_eq!(
-            notes(&failed, at("2025-01-01T00:00:00Z")),
-            vec!["last error: unable to listen on 127.0.0.1:8080: address already in use"]
+            notes(&v4_only, at("2025-01-01T00:00:03Z")),
+            vec![
+                "not listening on [::1]:8080: address not available on this host",
+                "broken for 3s"
+            ]
         );
+        assert_eq!(local_text(&v4_only), "127.0.0.1:8080");
+        let both = entry(|s| {
+            s.locals = vec![
+                "127.0.0.1:8080".parse().expect("addr"),
+                "[::1]:8080".parse().expect("addr"),
+            ];
+            s.local = s.locals.first().copied();
+        });
+        assert_eq!(local_text(&both), "localhost:8080");
+        let mut pending = entry(|_| {});
+        pending.status = None;
+        assert_eq!(local_text(&pending), "localhost:8080");
+        pending.spec = "0.0.0.0:8080:80".parse().expect("spec");
+        assert_eq!(local_text(&pending), "0.0.0.0:8080");
     }
 }
