@@ -12,10 +12,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::SimError;
-use super::admission;
-use super::input::{self, FieldValidation};
-use super::status::ApiError;
-use super::store::Store;
+use super::api::admission;
+use super::api::decode::{self, FieldValidation};
+use super::api::status::ApiError;
+use super::api::store::Store;
 
 const BUILTIN: &[(&str, &str)] = &[
     ("hello", include_str!("../../assets/scenarios/hello.yaml")),
@@ -82,7 +82,7 @@ pub fn parse_scenario(name: &str, text: &str) -> Result<Vec<Pod>, SimError> {
         if value.is_null() {
             continue;
         }
-        let (pod, _) = input::decode_pod(value, FieldValidation::Strict).map_err(|e| {
+        let (pod, _) = decode::decode_pod(value, FieldValidation::Strict).map_err(|e| {
             SimError::Scenario(format!("{name}: document {}: {}", i + 1, e.message))
         })?;
         pods.push(pod);

@@ -12,9 +12,9 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::events;
 use super::images::{needs_pull, pull_key};
-use super::programs::{Plan, split_image};
-use super::run::{ContainerRun, PodRun, Role, RunState, Term};
+use super::pod_state::{ContainerRun, PodRun, Role, RunState, Term};
 use super::{Node, Work, after, hex256, probes, termination};
+use crate::sim::runtime::programs::{Plan, split_image};
 
 /// The kubelet acts on an exit (PLEG relist + pod sync) this long after it.
 pub const SYNC_LATENCY: SignedDuration = SignedDuration::from_secs(1);

@@ -2,7 +2,7 @@
 //! response when that instance stops, as the kubelet does (`docs/protocols.md` §2.4). It never
 //! continues into a restarted instance. `limitBytes` caps the whole stream. The bytes come from
 //! one task ([`spawn`]) whichever transport carries them: the chunked HTTP body
-//! ([`http_response`]) or WebSocket frames (`super::logs_ws`).
+//! ([`http_response`]) or WebSocket frames (`super::websocket`).
 
 use std::convert::Infallible;
 
@@ -14,9 +14,9 @@ use k8s_openapi::api::core::v1::Pod;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
-use super::logs::format_timestamp;
-use super::status::ApiError;
-use super::store::{LogLine, Store};
+use super::format_timestamp;
+use crate::sim::api::status::ApiError;
+use crate::sim::api::store::{LogLine, Store};
 
 /// What one follow request reads.
 pub(crate) struct Follow {
@@ -64,7 +64,7 @@ fn format(lines: &[LogLine], timestamps: bool) -> Vec<u8> {
 /// Starts following: a task sends `initial` (already rendered with tail/since options), then each
 /// batch of new lines of the instance, and ends the channel when the instance stops, the
 /// simulator shuts down, `limitBytes` is used up or the receiver is dropped. Chunks are never
-/// empty. Both transports read this one channel ([`http_response`], `super::logs_ws`).
+/// empty. Both transports read this one channel ([`http_response`], `super::websocket`).
 pub(crate) fn spawn(store: Store, mut f: Follow, initial: Vec<u8>) -> mpsc::Receiver<Bytes> {
     let (tx, rx) = mpsc::channel::<Bytes>(64);
     if let Some(limit) = f.limit.as_mut() {

@@ -3,7 +3,7 @@
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{Container, Pod};
 
-use super::programs::Program;
+use crate::sim::runtime::programs::Program;
 
 /// Where a container sits in the start order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

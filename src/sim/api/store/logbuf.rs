@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use super::store::LogLine;
+use super::LogLine;
 
 /// At most this many lines are kept per container instance (oldest dropped).
 pub const LOG_MAX_LINES: usize = 10_000;

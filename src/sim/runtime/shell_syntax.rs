@@ -1,9 +1,9 @@
-//! The syntax of the simulated shell ([`super::shell`]): a line split into commands at `;`,
+//! The syntax of the simulated shell ([`super::exec_shell`]): a line split into commands at `;`,
 //! `&&`, `||` outside quotes; a command split into words with single/double quotes, backslash
 //! escapes, `#` comments and `$NAME`, `${NAME}`, `$?`, `$0` expanded; `>`/`>>`/`2>`/`2>&1`
 //! redirections taken out and reported (files are not written: output to a file is discarded).
 
-use super::commands::Action;
+use super::process::Action;
 
 /// What `$` expands to: the container's environment, the last status, the shell's `$0`.
 #[derive(Debug, Clone, Copy)]

@@ -16,8 +16,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::sim::openapi;
-use crate::sim::status::ApiError;
+use crate::sim::api::openapi;
+use crate::sim::api::status::ApiError;
 
 /// The schema name of a Pod.
 pub(super) const POD: &str = "io.k8s.api.core.v1.Pod";

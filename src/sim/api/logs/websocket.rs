@@ -1,6 +1,6 @@
 //! `pods/log` over a WebSocket upgrade, as kube-apiserver serves it to clients (and proxies)
 //! that speak only WebSockets: the same URL, query parameters, container selection and error
-//! texts as the plain HTTP answer ([`super::logs`]), carried in WebSocket frames.
+//! texts as the plain HTTP answer ([`super`]), carried in WebSocket frames.
 //!
 //! Wire facts [src `k8s.io/apimachinery/pkg/util/httpstream/wsstream/stream.go` `Reader`,
 //! `conn.go` `handshake`, `IsWebSocketRequest`; the apiserver's `StreamObject` upgrades when
@@ -31,10 +31,10 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
 use tokio::sync::mpsc;
 
-use super::logs::{self, LogBytes};
-use super::query::Query;
-use super::status::ApiError;
-use super::store::Store;
+use crate::sim::api::logs::{self, LogBytes};
+use crate::sim::api::query::Query;
+use crate::sim::api::status::ApiError;
+use crate::sim::api::store::Store;
 
 /// The subprotocol with binary frames of raw log bytes.
 pub const BINARY_PROTOCOL: &str = "binary.k8s.io";

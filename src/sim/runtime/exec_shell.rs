@@ -3,13 +3,13 @@
 //! Understood: commands separated by newlines, `;`, `&&`, `||`; quotes, `$` expansion (`$0` is
 //! the shell as invoked), `#` comments and redirections as [`super::shell_syntax`] parses them;
 //! `|` pipelines ([`super::pipe`]); heredoc bodies (skipped). Builtins: `exit [N]`, `cd`, `export`, `:`; other
-//! words run through [`super::commands`], except `stty`, which reads the session's terminal size
+//! words run through [`super::process`], except `stty`, which reads the session's terminal size
 //! ([`Shell::resize`], [`super::stty`]). Unknown commands print the flavour's "not found" text
 //! and set status 127. With a tty the shell prints its prompt and echoes input (the pty's echo),
 //! turning `\r` into a newline; Ctrl-C drops the line, Ctrl-D on an empty line exits.
 
 use super::binaries::{has_binary, run_binary};
-use super::commands::Action;
+use super::process::Action;
 use super::shell_syntax::{Redirect, Sep, Vars, split_commands, words};
 use super::stty::{WinSize, stty};
 use super::userland::ContainerView;

@@ -16,7 +16,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use serde_json::Value;
 
 use super::admission;
-use super::input::{self, FieldValidation};
+use super::decode::{self, FieldValidation};
 use super::patch::{self, PatchKind};
 use super::query::Query;
 use super::status::{ApiError, json_response};
@@ -57,8 +57,8 @@ pub(crate) async fn create(
     respond((|| {
         let q = Query::parse(q.as_deref());
         let fv = FieldValidation::parse(q.get("fieldValidation"))?;
-        let value = input::parse_body(&body, is_yaml(&h))?;
-        let (pod, warnings) = input::decode_pod(value, fv)?;
+        let value = decode::parse_body(&body, is_yaml(&h))?;
+        let (pod, warnings) = decode::decode_pod(value, fv)?;
         let pod = admission::create_pod_and_run(&store, &ns, pod)?;
         Ok(pod_response(StatusCode::CREATED, &pod, &warnings))
     })())
@@ -151,7 +151,7 @@ enum Update {
     Patch(PatchKind, Value),
 }
 
-/// One path for PUT and PATCH: bodies are decoded by [`input`], a patch is applied to the
+/// One path for PUT and PATCH: bodies are decoded by [`decode`], a patch is applied to the
 /// stored pod under the store's lock (so a kubelet status update in between is no conflict),
 /// then [`overwrite`] writes it. An update that changes nothing is not written.
 #[allow(clippy::too_many_arguments)]
@@ -174,10 +174,10 @@ fn update_pod(
             .unwrap_or("");
         Update::Patch(
             PatchKind::from_content_type(ct)?,
-            input::decode_patch(body)?,
+            decode::decode_patch(body)?,
         )
     } else {
-        let (pod, warnings) = input::decode_pod(input::parse_body(body, is_yaml(h))?, fv)?;
+        let (pod, warnings) = decode::decode_pod(decode::parse_body(body, is_yaml(h))?, fv)?;
         Update::Replace(Box::new(pod), warnings)
     };
     let mut warnings = Vec::new();
@@ -190,7 +190,7 @@ fn update_pod(
             Update::Patch(kind, p) => {
                 let mut doc = serde_json::to_value(&*stored).unwrap_or(Value::Null);
                 patch::apply(*kind, &mut doc, p)?;
-                let (pod, w) = input::decode_pod(doc, fv)?;
+                let (pod, w) = decode::decode_pod(doc, fv)?;
                 warnings = w;
                 pod
             }

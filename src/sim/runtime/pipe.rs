@@ -108,7 +108,7 @@ pub(crate) fn filter(argv: &[String], input: &[u8]) -> Option<Filtered> {
 mod tests {
     use super::*;
 
-    /// The seed's `render-config` file (`sim/kubelet/script.rs`).
+    /// The seed's `render-config` file (`sim/runtime/container_script.rs`).
     const CONF: &str =
         "server {\n  listen 8081;\n  location / { proxy_pass http://127.0.0.1:8080; }\n}\n";
 

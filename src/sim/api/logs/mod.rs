@@ -2,7 +2,10 @@
 //! kubelet's container-instance selection with their exact 400 messages (`docs/protocols.md` §2).
 //!
 //! `follow=true` on a running container instance streams its new lines and ends when that
-//! instance stops ([`super::follow`]); otherwise it sends what there is and ends.
+//! instance stops ([`follow`]); otherwise it sends what there is and ends.
+
+pub(crate) mod follow;
+pub(crate) mod websocket;
 
 use axum::body::{Body, Bytes};
 use axum::http::{StatusCode, header};
@@ -11,10 +14,9 @@ use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
 use tokio::sync::mpsc;
 
-use super::follow;
-use super::query::Query;
-use super::status::ApiError;
-use super::store::{LogLine, Store};
+use crate::sim::api::query::Query;
+use crate::sim::api::status::ApiError;
+use crate::sim::api::store::{LogLine, Store};
 
 /// Names of all containers in `VisitContainers` order: init, regular, ephemeral.
 fn container_names(pod: &Pod) -> Vec<String> {
@@ -196,7 +198,7 @@ pub(crate) fn render(lines: &[LogLine], q: &Query, now: Timestamp) -> Result<Vec
 }
 
 /// The bytes one log request answers, whichever transport carries them (the HTTP body of
-/// [`serve`] or the WebSocket frames of `super::logs_ws`).
+/// [`serve`] or the WebSocket frames of `websocket`).
 pub(crate) enum LogBytes {
     /// Everything there is: not following, or the instance is not running.
     Whole(Vec<u8>),

@@ -8,8 +8,8 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::history::ChangeType;
 use super::{State, Store};
-use crate::sim::object::{Object, Resource};
-use crate::sim::status::ApiError;
+use crate::sim::api::object::{Object, Resource};
+use crate::sim::api::status::ApiError;
 
 impl Store {
     /// Creates a pod. Defaults: namespace `default`, `uid`, `creationTimestamp` = now.

@@ -19,7 +19,7 @@
 //! 3. **nginx** (image `nginx…`/`…/nginx…`) — the seed's proxy sidecar: answers 200 on its
 //!    declared ports (else 80); STOPSIGNAL SIGQUIT: `[notice] 1#1: signal 3 (SIGQUIT) received,
 //!    shutting down`, `[notice] 1#1: exit` 10 ms later, exit 0.
-//! 4. **sh script** — command `sh|bash -c SCRIPT` (any image), see [`super::script`]; as PID 1 it
+//! 4. **sh script** — command `sh|bash -c SCRIPT` (any image), see [`super::container_script`]; as PID 1 it
 //!    ignores SIGTERM (→ 137 at the grace deadline). busybox/alpine without command: `sh` with no
 //!    stdin exits 0.
 //! 5. **server** — anything else: runs until stopped, answers 200 on its declared ports, exits 0
@@ -31,7 +31,7 @@
 use jiff::SignedDuration;
 use k8s_openapi::api::core::v1::Container;
 
-use super::script;
+use super::container_script;
 
 /// How long an immediately-exiting process stays up.
 pub const MIN_RUN: SignedDuration = SignedDuration::from_millis(100);
@@ -302,7 +302,7 @@ impl Program {
                 exit: None,
             },
             Self::Script(text) => {
-                let run = script::run(text);
+                let run = container_script::run(text);
                 let logs = run
                     .lines
                     .into_iter()

@@ -11,7 +11,7 @@
 use jiff::SignedDuration;
 
 use super::binaries::{has_binary, run_binary};
-use super::shell::{Flavour, Shell};
+use super::exec_shell::{Flavour, Shell};
 use super::stty::{WinSize, stty};
 use super::userland::{ContainerView, Userland};
 

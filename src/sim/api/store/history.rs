@@ -7,8 +7,8 @@ use std::sync::Arc;
 use tokio::sync::broadcast;
 
 use super::{State, Store, collect};
-use crate::sim::object::{Object, Resource};
-use crate::sim::status::ApiError;
+use crate::sim::api::object::{Object, Resource};
+use crate::sim::api::status::ApiError;
 
 /// How many changes the history keeps before the oldest are dropped (older RVs then get 410).
 pub const HISTORY_LIMIT: usize = 4096;

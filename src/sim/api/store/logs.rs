@@ -5,7 +5,7 @@ use jiff::Timestamp;
 use tokio::sync::watch;
 
 use super::Store;
-use crate::sim::logbuf::LogBuf;
+use super::logbuf::LogBuf;
 
 /// One line of container output with the time the runtime recorded it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub struct LogLine {
 impl Store {
     /// Appends one line to a container instance's log (`container_id` is the status'
     /// `containerID`, e.g. `containerd://…`).
-    /// Each instance keeps at most [`super::LOG_MAX_LINES`] lines and [`super::LOG_MAX_BYTES`]
+    /// Each instance keeps at most [`super::logbuf::LOG_MAX_LINES`] lines and [`super::logbuf::LOG_MAX_BYTES`]
     /// bytes; the oldest lines are dropped beyond that.
     pub fn append_log(&self, ns: &str, pod: &str, container_id: &str, line: LogLine) {
         let key = (ns.to_string(), pod.to_string(), container_id.to_string());

@@ -8,7 +8,7 @@
 //! non-tty stdin: GNU coreutils `stty: 'standard input': Inappropriate ioctl for device`,
 //! busybox `stty: standard input: …` (musl's `Not a tty` on Alpine); exit 1.
 
-use super::commands::Action;
+use super::process::Action;
 use super::userland::Userland;
 
 /// A terminal size as the resize channel carries it.

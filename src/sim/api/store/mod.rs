@@ -3,14 +3,16 @@
 //!
 //! `Store` is a cheap cloneable handle (`Arc`); the HTTP handlers, tests, the demo and the kubelet
 //! model all drive the same instance. By concept: [`objects`] (pods and events), [`history`]
-//! (changes, watch starts, 410), [`logs`] (container log lines), [`intents`] (work for the
-//! kubelet driver), [`cuts`] (a test knob that cuts the open exec/port-forward connections).
+//! (changes, watch starts, 410), [`logs`] (container log lines, each instance's bounded
+//! [`logbuf`]), [`intents`] (work for the
+//! kubelet driver), [`stream_cuts`] (a test knob that cuts the open exec/port-forward connections).
 
-mod cuts;
 mod history;
 mod intents;
+pub(crate) mod logbuf;
 mod logs;
 mod objects;
+mod stream_cuts;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -19,8 +21,8 @@ use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{Event, Pod};
 use tokio::sync::{Notify, broadcast, watch};
 
-use super::SimClock;
-use super::logbuf::LogBuf;
+use crate::sim::SimClock;
+use logbuf::LogBuf;
 
 pub use history::{Change, ChangeType, HISTORY_LIMIT};
 pub(crate) use intents::Intent;

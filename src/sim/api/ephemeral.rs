@@ -25,9 +25,10 @@ use k8s_openapi::api::core::v1::{
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 use serde_json::Value;
 
-use super::{find_pod, hex_id};
-use crate::sim::status::{ApiError, json_response};
-use crate::sim::store::Store;
+use super::find_pod;
+use crate::sim::api::status::{ApiError, json_response};
+use crate::sim::api::store::Store;
+use crate::sim::runtime::hex_id;
 
 /// How long the simulated kubelet takes to start an ephemeral container.
 pub const START_DELAY: Duration = Duration::from_millis(500);
@@ -305,7 +306,7 @@ fn start_running(store: &Store, ns: &str, name: &str, c: &EphemeralContainer) {
         },
         image_id: format!(
             "docker.io/library/{}@sha256:{}",
-            super::userland::split_image(&image).0,
+            crate::sim::runtime::userland::split_image(&image).0,
             hex_id(&image)
         ),
         container_id: Some(format!("containerd://{id}")),

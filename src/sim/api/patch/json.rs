@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::sim::status::ApiError;
+use crate::sim::api::status::ApiError;
 
 /// Splits a JSON pointer (`/a/b~1c`) into unescaped tokens.
 fn pointer(path: &str) -> Result<Vec<String>, ApiError> {

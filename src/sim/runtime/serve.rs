@@ -10,7 +10,7 @@ use k8s_openapi::api::core::v1::Pod;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use super::listeners::{Listener, RouteAction, listeners};
-use crate::sim::store::{LogLine, Store};
+use crate::sim::api::store::{LogLine, Store};
 
 /// A parsed HTTP/1.x request head.
 #[derive(Debug, Clone)]

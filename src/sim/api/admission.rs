@@ -1,4 +1,4 @@
-//! Creating pods the way the API server does (after [`super::input`] decoded them): validate
+//! Creating pods the way the API server does (after [`super::decode`] decoded them): validate
 //! the fields kubectl and the kubelet model need, apply the defaults, store, hand to the kubelet.
 //!
 //! Defaults (a subset of `pkg/apis/core/v1/defaults.go` plus admission): `restartPolicy: Always`,

@@ -15,7 +15,7 @@ use super::query::Query;
 use super::select::Selector;
 use super::status::{ApiError, json_response};
 use super::store::Store;
-use super::{logs_ws, table, watch, writes};
+use super::{ephemeral, logs, table, watch, writes};
 
 /// The router for `store`; unknown paths answer 404, unsupported verbs 405 (Status bodies).
 pub fn router(store: Store) -> Router {
@@ -48,7 +48,7 @@ pub fn router(store: Store) -> Router {
         )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}/log",
-            only_get(get(logs_ws::pod_log)),
+            only_get(get(logs::websocket::pod_log)),
         )
         .route("/api/v1/events", list_all(Resource::Events))
         .route(
@@ -63,7 +63,13 @@ pub fn router(store: Store) -> Router {
             "/apis/{group}/{version}/namespaces/{ns}/{plural}/{name}",
             only_get(get(absent_owner)),
         )
-        .merge(super::stream::routes())
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}/ephemeralcontainers",
+            get(ephemeral::get)
+                .patch(ephemeral::patch)
+                .put(ephemeral::put),
+        )
+        .merge(crate::sim::stream::routes())
         .merge(super::related::routes())
         .fallback(|| async { ApiError::no_route() })
         .with_state(store)

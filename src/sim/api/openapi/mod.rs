@@ -32,7 +32,7 @@ mod patch_meta;
 pub mod v2;
 
 /// The generated `components.schemas` (see the module docs).
-const SCHEMAS: &str = include_str!("../../../assets/openapi/core-v1-pod-schemas.json");
+const SCHEMAS: &str = include_str!("../../../../assets/openapi/core-v1-pod-schemas.json");
 
 /// The routes `/openapi/v3`, `/openapi/v3/api/v1` and `/openapi/v2`; merge into the main router.
 pub fn router() -> Router {

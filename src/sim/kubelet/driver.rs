@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use k8s_openapi::api::core::v1::Pod;
 
-use super::kubelet::{self, Change, Kubelet};
-use super::store::{Intent, LogLine, Store};
+use crate::sim::api::store::{Intent, LogLine, Store};
+use crate::sim::kubelet::{self, Change, Kubelet};
 
 /// Runs until the store shuts down (see the module docs).
 pub(crate) async fn run(store: Store, mut kubelet: Kubelet) {

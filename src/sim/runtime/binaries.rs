@@ -1,13 +1,13 @@
 //! The simulated binaries of exec/attach, per [`Userland`]: `hostname` (the pod's hostname, in
 //! every container, as the seed shows), `env`/`printenv`, `cat [FILE…]`, `ls [DIR…]`, `ps`
 //! (busybox/alpine only), `sleep N`, `echo`, `true`, `false`, `pwd`, `id`, `whoami`,
-//! `uname [-a]`, `stty` (without a terminal; with one the shell or [`super::commands::start`]
+//! `uname [-a]`, `stty` (without a terminal; with one the shell or [`super::process::start`]
 //! runs it), `nginx -T`/`-v` (nginx images), `sh`, and `bash` on Debian-based images. A
 //! distroless image ([`Userland::None`]) has none of them.
 
 use jiff::SignedDuration;
 
-use super::commands::Action;
+use super::process::Action;
 use super::stty::stty;
 use super::userland::{ContainerView, Userland};
 
