@@ -240,7 +240,7 @@ fn restart(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     let fp = run.containers[i].field_path();
     let name = run.containers[i].spec.name.clone();
     if let Some(delay) = node.restarts.in_backoff_since(&key, t_exit, at) {
-        let message = events::waiting_message(&name, &run.name, &run.namespace, &run.uid, delay);
+        let message = super::waiting_message(&name, &run.name, &run.namespace, &run.uid, delay);
         let c = &mut run.containers[i];
         if let RunState::Terminated(t) = &c.state {
             c.last = Some(t.clone());

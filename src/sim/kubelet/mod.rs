@@ -21,6 +21,7 @@
 //!   SIGKILL at the deadline, final status, then [`Change::Removed`].
 
 mod backoff;
+mod backoff_messages;
 pub(crate) mod driver;
 mod events;
 mod images;
@@ -37,6 +38,7 @@ use k8s_openapi::api::core::v1::{Event, Pod};
 
 pub use crate::sim::runtime::programs::MIN_RUN;
 pub use backoff::RESET_AFTER;
+pub use backoff_messages::{backoff_event_message, waiting_message};
 pub use events::EventWording;
 pub use termination::SIDECAR_DELAY;
 
