@@ -253,7 +253,7 @@ impl Simulator {
                 access,
                 api::auth::check,
             ))
-            .layer(axum::middleware::from_fn(api::decode::statusify));
+            .layer(axum::middleware::from_fn(api::rejection::statusify));
         let acceptor = serving.as_ref().map(|s| s.acceptor.clone());
         let task = tokio::spawn(tls::serve(listener, app, acceptor, rx));
         Ok(Simulator {

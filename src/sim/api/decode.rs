@@ -1,27 +1,18 @@
-//! Request bodies in, `metav1.Status` answers out: the one decoding path of every write (POST,
-//! PUT, PATCH and their `/status` forms, and scenario files), and bad client input turned into
-//! Status bodies, never a panic or a bare text body.
+//! Decoding request bodies: the one path of every write (POST, PUT, PATCH and their `/status`
+//! forms, and scenario files); bad client input becomes a `metav1.Status` error, never a panic
+//! or a bare text body.
 //!
 //! - [`parse_body`] / [`decode_patch`]: the JSON (or YAML) text of a body or a patch;
 //! - [`decode_pod`]: a Pod from that value with kube-apiserver's checks: `kind`/`apiVersion`,
 //!   the failing field's path in the 400 message, unknown fields per `?fieldValidation=`
-//!   ([`FieldValidation`]);
-//! - [`statusify`]: a middleware turning the framework's own plain-text rejections (a path
-//!   segment that is not valid UTF-8 after percent-decoding, a body that is too large, a wrong
-//!   content type) into Status bodies with the matching reason, so every error kubectl or kube-rs
-//!   sees is a Status.
+//!   ([`FieldValidation`]).
+//!
+//! The framework's own rejections become Status bodies in [`super::rejection`].
 
-use axum::extract::Request;
-use axum::http::{StatusCode, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::Value;
 
 use super::status::ApiError;
-
-/// Largest framework rejection text copied into a Status message (bytes).
-const MAX_REJECTION_TEXT: usize = 4096;
 
 /// How strictly unknown fields are treated (`?fieldValidation=`; kubectl sends `Strict`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,52 +137,6 @@ fn unknown_fields(input: &Value, back: &Value, path: &str, out: &mut Vec<String>
         }
         _ => {}
     }
-}
-
-fn reason(code: StatusCode) -> &'static str {
-    match code.as_u16() {
-        400 => "BadRequest",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "NotFound",
-        405 => "MethodNotAllowed",
-        406 => "NotAcceptable",
-        409 => "Conflict",
-        413 => "RequestEntityTooLarge",
-        415 => "UnsupportedMediaType",
-        422 => "Invalid",
-        429 => "TooManyRequests",
-        500 => "InternalError",
-        503 => "ServiceUnavailable",
-        504 => "Timeout",
-        _ => "Unknown",
-    }
-}
-
-/// Middleware: an error response (4xx/5xx) without a JSON body becomes a Status with the same
-/// code, a reason for it and the rejection text as message. Successful and JSON answers pass
-/// through untouched (streams are never buffered).
-pub async fn statusify(req: Request, next: Next) -> Response {
-    let resp = next.run(req).await;
-    let code = resp.status();
-    let is_json = resp
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !(code.is_client_error() || code.is_server_error()) || is_json {
-        return resp;
-    }
-    let text = match axum::body::to_bytes(resp.into_body(), MAX_REJECTION_TEXT).await {
-        Ok(b) if !b.is_empty() => String::from_utf8_lossy(&b).trim().to_string(),
-        _ => code.canonical_reason().unwrap_or("error").to_string(),
-    };
-    ApiError {
-        code: code.as_u16(),
-        reason: reason(code),
-        message: text,
-    }
-    .into_response()
 }
 
 #[cfg(test)]

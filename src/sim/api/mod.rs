@@ -1,7 +1,8 @@
 //! The simulated Kubernetes API server: HTTP routes and discovery ([`routes`]), OpenAPI
 //! ([`openapi`]), authentication ([`auth`]), the object store and its change history
 //! ([`store`]), watches ([`watch`]), server-side Tables ([`table`]), selectors ([`select`]),
-//! query strings ([`query`]), request bodies ([`decode`]), writes ([`writes`], [`admission`],
+//! query strings ([`query`]), request bodies ([`decode`]) and the framework's rejections
+//! ([`rejection`]), writes ([`writes`], [`admission`],
 //! [`patch`], [`ephemeral`]), `pods/log` ([`logs`]), the objects a pod refers to
 //! ([`related`]) and `metav1.Status` errors ([`status`]). Every answer follows the wire
 //! protocol of `docs/protocols.md`.
@@ -15,6 +16,7 @@ pub(crate) mod object;
 pub(crate) mod openapi;
 pub(crate) mod patch;
 pub(crate) mod query;
+pub(crate) mod rejection;
 pub(crate) mod related;
 pub(crate) mod routes;
 pub(crate) mod select;
