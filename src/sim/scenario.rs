@@ -76,7 +76,7 @@ pub fn scenario_text(spec: &Path) -> Result<String, SimError> {
 /// unknown fields.
 pub fn parse_scenario(name: &str, text: &str) -> Result<Vec<Pod>, SimError> {
     let mut pods = Vec::new();
-    for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
+    for (i, doc) in serde_yaml_ng::Deserializer::from_str(text).enumerate() {
         let value = Value::deserialize(doc)
             .map_err(|e| SimError::Scenario(format!("{name}: document {}: {e}", i + 1)))?;
         if value.is_null() {

@@ -50,7 +50,7 @@ fn cannot_handle(why: impl std::fmt::Display) -> ApiError {
 /// bodies it cannot even read the kind of), `yaml: <message>` for YAML.
 pub fn parse_body(body: &[u8], yaml: bool) -> Result<Value, ApiError> {
     if yaml {
-        serde_yaml::from_slice(body).map_err(|e| ApiError::bad_request(format!("yaml: {e}")))
+        serde_yaml_ng::from_slice(body).map_err(|e| ApiError::bad_request(format!("yaml: {e}")))
     } else {
         serde_json::from_slice(body).map_err(|e| {
             ApiError::bad_request(format!("couldn't get version/kind; json parse error: {e}"))
