@@ -1,5 +1,6 @@
 //! Query strings as the API server reads them: tolerant of kube-rs' `?&` prefix, percent-decoded,
-//! `+` as space, the last value of a repeated key wins for scalars.
+//! `+` as space (`application/x-www-form-urlencoded`, decoded by the `form_urlencoded` crate;
+//! invalid escapes stay literal), the last value of a repeated key wins for scalars.
 
 use super::status::ApiError;
 
@@ -12,14 +13,8 @@ pub struct Query {
 impl Query {
     /// Parses a raw query string (without `?`); empty components are skipped.
     pub fn parse(raw: Option<&str>) -> Self {
-        let pairs = raw
-            .unwrap_or("")
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| match p.split_once('=') {
-                Some((k, v)) => (decode(k), decode(v)),
-                None => (decode(p), String::new()),
-            })
+        let pairs = form_urlencoded::parse(raw.unwrap_or("").as_bytes())
+            .into_owned()
             .collect();
         Query { pairs }
     }
@@ -67,34 +62,6 @@ impl Query {
     }
 }
 
-/// Percent-decoding with `+` as space; invalid escapes are kept literally.
-fn decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
-                    .ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok());
-                match hex {
-                    Some(b) => {
-                        out.push(b);
-                        i += 3;
-                        continue;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +77,8 @@ mod tests {
         assert_eq!(q.get("bad"), Some("%zz"));
         assert_eq!(q.get("t"), Some("%4"));
         assert!(q.flag("limit").is_err());
+        let q = Query::parse(Some("command=sh&command=-c&command=echo+a%20b&&x"));
+        assert_eq!(q.all("command"), ["sh", "-c", "echo a b"]);
+        assert_eq!(q.get("x"), Some(""));
     }
 }

@@ -1,5 +1,6 @@
 //! Serving one forwarded connection inside the pod ([`serve`]) by its [`Listener`]: a TCP echo,
-//! or HTTP/1.x requests (keep-alive, `Connection: close`, `Content-Length` bodies skipped)
+//! or HTTP/1.x requests (heads parsed by `httparse`; keep-alive, `Connection: close`,
+//! `Content-Length` bodies skipped)
 //! answered by the hello app (`/` → `hello from <hostname>`, `/healthz`, `/readyz`, Go's 404),
 //! by nginx's `location`s (`return`, `proxy_pass` to the pod's own listeners, `502 Bad
 //! Gateway` when nothing answers) or with a plain `200 ok`. Requests reaching the hello app are
@@ -37,28 +38,34 @@ fn reason(code: u16) -> &'static str {
     }
 }
 
-fn parse_head(head: &str) -> Option<Request> {
-    let mut lines = head.split("\r\n");
-    let mut first = lines.next()?.split_whitespace();
-    let (method, path, version) = (first.next()?, first.next()?, first.next().unwrap_or(""));
-    let mut close = version == "HTTP/1.0";
+/// Most request headers read; a request with more is malformed (the connection is closed).
+const MAX_HEADERS: usize = 64;
+
+/// Parses the request head at the start of `buf` (`httparse`): the request and the head's length
+/// in bytes, `Ok(None)` while the head is still incomplete. Errors: a malformed head.
+fn parse_head(buf: &[u8]) -> Result<Option<(Request, usize)>, httparse::Error> {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut head = httparse::Request::new(&mut headers);
+    let httparse::Status::Complete(len) = head.parse(buf)? else {
+        return Ok(None);
+    };
+    let mut close = head.version == Some(0);
     let mut body_len = 0;
-    for l in lines {
-        let Some((k, v)) = l.split_once(':') else {
-            continue;
-        };
-        match k.trim().to_ascii_lowercase().as_str() {
-            "connection" => close = v.trim().eq_ignore_ascii_case("close"),
-            "content-length" => body_len = v.trim().parse().unwrap_or(0),
-            _ => {}
+    for h in head.headers.iter() {
+        let value = String::from_utf8_lossy(h.value);
+        if h.name.eq_ignore_ascii_case("connection") {
+            close = value.trim().eq_ignore_ascii_case("close");
+        } else if h.name.eq_ignore_ascii_case("content-length") {
+            body_len = value.trim().parse().unwrap_or(0);
         }
     }
-    Some(Request {
-        method: method.to_string(),
-        path: path.to_string(),
+    let req = Request {
+        method: head.method.unwrap_or("").to_string(),
+        path: head.path.unwrap_or("").to_string(),
         close,
         body_len,
-    })
+    };
+    Ok(Some((req, len)))
 }
 
 fn hello_answer(pod: &Pod, path: &str) -> Answer {
@@ -212,24 +219,24 @@ where
     let mut buf: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 16 * 1024];
     loop {
-        let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
-            match io.read(&mut chunk).await {
+        let (req, head_len) = match parse_head(&buf) {
+            Ok(Some(parsed)) => parsed,
+            Ok(None) => match io.read(&mut chunk).await {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     buf.extend_from_slice(&chunk[..n]);
                     continue;
                 }
-            }
+            },
+            Err(_) => break,
         };
-        let head = String::from_utf8_lossy(&buf[..end]).into_owned();
-        let Some(req) = parse_head(&head) else { break };
-        while buf.len() < end + 4 + req.body_len {
+        while buf.len() < head_len + req.body_len {
             match io.read(&mut chunk).await {
                 Ok(0) | Err(_) => return,
                 Ok(n) => buf.extend_from_slice(&chunk[..n]),
             }
         }
-        buf.drain(..end + 4 + req.body_len);
+        buf.drain(..head_len + req.body_len);
         let now = store.now();
         let fresh = store
             .pod(
@@ -272,4 +279,34 @@ where
         }
     }
     let _ = io.shutdown().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_heads_as_clients_send_them() {
+        let (req, len) = parse_head(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nrest")
+            .expect("valid")
+            .expect("complete");
+        assert_eq!(
+            (req.method.as_str(), req.path.as_str()),
+            ("GET", "/healthz")
+        );
+        assert_eq!((req.close, req.body_len, len), (false, 0, 42));
+        let (req, _) = parse_head(b"POST /x HTTP/1.0\r\ncontent-length: 5\r\n\r\nhello")
+            .expect("valid")
+            .expect("complete");
+        assert_eq!((req.close, req.body_len), (true, 5));
+        let (req, _) = parse_head(b"GET / HTTP/1.1\r\nConnection: Close\r\n\r\n")
+            .expect("valid")
+            .expect("complete");
+        assert!(req.close);
+        assert!(matches!(
+            parse_head(b"GET / HTTP/1.1\r\nHost: x\r\n"),
+            Ok(None)
+        ));
+        assert!(parse_head(b"\x00\x01 nonsense\r\n\r\n").is_err());
+    }
 }

@@ -1,10 +1,11 @@
-//! PATCH bodies: JSON merge patch (RFC 7386), strategic merge patch ([`strategic`]), JSON patch
-//! (RFC 6902, [`json`]).
+//! PATCH bodies: JSON merge patch (RFC 7386) and JSON patch (RFC 6902), both applied by the
+//! `json-patch` crate with the API server's error answers ([`json_patch_error`]), and strategic
+//! merge patch ([`strategic`]).
 
-mod json;
 mod strategic;
 
-use serde_json::{Map, Value};
+use json_patch::{PatchErrorKind, PatchOperation};
+use serde_json::Value;
 
 use super::status::ApiError;
 
@@ -39,33 +40,47 @@ impl PatchKind {
 pub fn apply(kind: PatchKind, doc: &mut Value, patch: &Value) -> Result<(), ApiError> {
     match kind {
         PatchKind::Merge => {
-            let Value::Object(p) = patch else {
+            if !patch.is_object() {
                 return Err(ApiError::bad_request("a merge patch must be a JSON object"));
-            };
-            merge(doc, p);
+            }
+            json_patch::merge(doc, patch);
             Ok(())
         }
         PatchKind::Strategic => strategic::apply(doc, patch, strategic::POD),
-        PatchKind::Json => json::apply(doc, patch),
+        PatchKind::Json => apply_json_patch(doc, patch),
     }
 }
 
-/// RFC 7386: objects merge recursively, `null` removes, anything else replaces.
-fn merge(doc: &mut Value, patch: &Map<String, Value>) {
-    if !doc.is_object() {
-        *doc = Value::Object(Map::new());
+/// RFC 6902: `patch` must be an array of operations (`add`, `remove`, `replace`, `move`,
+/// `copy`, `test`); they apply all or none. Errors: 400 for a malformed patch or a path that is
+/// not in the document, 422 for a failed `test`.
+fn apply_json_patch(doc: &mut Value, patch: &Value) -> Result<(), ApiError> {
+    if !patch.is_array() {
+        return Err(ApiError::bad_request(
+            "a JSON patch must be a JSON array of operations",
+        ));
     }
-    let Value::Object(d) = doc else { return };
-    for (k, v) in patch {
-        match v {
-            Value::Null => {
-                d.remove(k);
-            }
-            Value::Object(p) => merge(d.entry(k.clone()).or_insert(Value::Null), p),
-            other => {
-                d.insert(k.clone(), other.clone());
-            }
+    let ops: Vec<PatchOperation> = serde_json::from_value(patch.clone())
+        .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+    json_patch::patch(doc, &ops).map_err(|e| json_patch_error(&e))
+}
+
+/// The API server's answer to a JSON patch that does not apply: 422 `testing value PATH failed`
+/// for a failed `test`, else 400 `… doc is missing path: "PATH"`.
+fn json_patch_error(e: &json_patch::PatchError) -> ApiError {
+    let path = e.path.as_str();
+    match e.kind {
+        PatchErrorKind::TestFailed => ApiError {
+            code: 422,
+            reason: "Invalid",
+            message: format!("testing value {path} failed"),
+        },
+        PatchErrorKind::CannotMoveInsideItself => {
+            ApiError::bad_request(format!("cannot move the value at {path:?} inside itself"))
         }
+        _ => ApiError::bad_request(format!(
+            "the server rejected our request due to an error in our request: doc is missing path: {path:?}"
+        )),
     }
 }
 
@@ -125,5 +140,28 @@ mod tests {
         .expect_err("missing path");
         assert_eq!(err.code, 400);
         assert!(err.message.contains("/nope"), "{}", err.message);
+        let err = apply(
+            PatchKind::Json,
+            &mut d,
+            &json!([{"op": "test", "path": "/list/0", "value": 1}]),
+        )
+        .expect_err("test fails");
+        assert_eq!(
+            (err.code, err.message.as_str()),
+            (422, "testing value /list/0 failed")
+        );
+        apply(
+            PatchKind::Json,
+            &mut d,
+            &json!([
+                {"op": "copy", "from": "/list/0", "path": "/first"},
+                {"op": "move", "from": "/metadata/labels/b~1c", "path": "/moved"}
+            ]),
+        )
+        .expect("copy and move apply");
+        assert_eq!(
+            d,
+            json!({"metadata": {"labels": {}}, "list": [9, 2, 3], "first": 9, "moved": "2"})
+        );
     }
 }
