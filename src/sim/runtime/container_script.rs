@@ -1,6 +1,8 @@
-//! A busybox `sh -c` script, good enough for init containers and demo programs.
+//! A container's PID 1 `sh -c SCRIPT` (busybox), run symbolically by the kubelet model: what it
+//! prints when, and when it exits. Good enough for init containers and demo programs; its syntax
+//! is [`super::shell_syntax`]'s.
 //!
-//! Understood (one command per line, or separated by `;`, `&&`, `||`):
+//! Understood (one command per line, or separated by `;`, `&&`, `||`, each run in turn):
 //! `echo ARGS` (printed unless redirected with `>`), `sleep N` (seconds, decimals allowed;
 //! `sleep infinity` runs forever), `exit N`, `false` (status 1), heredocs (`cat > f <<'EOF' … EOF`,
 //! skipped), `while …`/`tail -f` (run forever), and the usual no-output file commands (`cat`,
@@ -9,6 +11,8 @@
 //! The script exits with the status of its last command, like `sh`.
 
 use jiff::SignedDuration;
+
+use super::shell_syntax::{heredoc_delimiter, literal_words, split_commands};
 
 /// What a script does over time, computed once at start.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,19 +41,11 @@ pub(crate) fn run(script: &str) -> ScriptRun {
             }
             continue;
         }
-        if let Some(pos) = raw.find("<<") {
-            let delim = raw[pos + 2..]
-                .trim_start_matches('-')
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .trim_matches(|c| c == '\'' || c == '"');
-            if !delim.is_empty() {
-                heredoc = Some(delim.to_string());
-            }
+        if let Some(delim) = heredoc_delimiter(raw) {
+            heredoc = Some(delim);
         }
-        for cmd in split_commands(raw) {
-            let words = split_words(cmd);
+        for (_, cmd) in split_commands(raw) {
+            let words = literal_words(&cmd);
             let Some(first) = words.first() else { continue };
             match first.as_str() {
                 "echo" => {
@@ -92,58 +88,6 @@ pub(crate) fn run(script: &str) -> ScriptRun {
         lines,
         exit: Some((t, status)),
     }
-}
-
-fn split_commands(line: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = line;
-    loop {
-        let next = [";", "&&", "||"]
-            .iter()
-            .filter_map(|sep| rest.find(sep).map(|p| (p, sep.len())))
-            .min();
-        match next {
-            Some((p, len)) => {
-                out.push(rest[..p].trim());
-                rest = &rest[p + len..];
-            }
-            None => {
-                out.push(rest.trim());
-                break;
-            }
-        }
-    }
-    out.into_iter()
-        .filter(|c| !c.is_empty() && !c.starts_with('#'))
-        .collect()
-}
-
-fn split_words(cmd: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    let mut any = false;
-    for ch in cmd.chars() {
-        match (quote, ch) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => cur.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(ch);
-                any = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if !cur.is_empty() || any {
-                    words.push(std::mem::take(&mut cur));
-                    any = false;
-                }
-            }
-            (None, c) => cur.push(c),
-        }
-    }
-    if !cur.is_empty() || any {
-        words.push(cur);
-    }
-    words
 }
 
 #[cfg(test)]

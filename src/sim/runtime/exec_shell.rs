@@ -10,7 +10,9 @@
 
 use super::binaries::{has_binary, run_binary};
 use super::process::Action;
-use super::shell_syntax::{Redirect, Sep, Vars, split_commands, words};
+use super::shell_syntax::{
+    Redirect, Sep, Vars, heredoc_delimiter, split_commands, split_pipe, words,
+};
 use super::stty::{WinSize, stty};
 use super::userland::ContainerView;
 
@@ -193,20 +195,14 @@ impl Shell {
             if !run || std::mem::take(&mut skip_next) {
                 continue;
             }
-            if let Some(pos) = cmd.find("<<") {
-                let delim = cmd[pos + 2..]
-                    .trim_start_matches('-')
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("")
-                    .trim_matches(|c| c == '\'' || c == '"');
-                if !delim.is_empty() {
-                    self.heredoc = Some(delim.to_string());
+            if cmd.contains("<<") {
+                if let Some(delim) = heredoc_delimiter(&cmd) {
+                    self.heredoc = Some(delim);
                 }
                 self.status = 0;
                 continue;
             }
-            let stages = super::pipe::split_pipe(&cmd);
+            let stages = split_pipe(&cmd);
             let (last, upstream) = stages.split_last().unwrap_or((&cmd, &[]));
             // Stages before the last: their stdout is the next stage's stdin; stderr passes.
             let mut piped: Option<Vec<u8>> = None;

@@ -1,31 +1,6 @@
 //! Pipelines for the simulated shell: `a | b | c` (stdout of each stage is the next one's
-//! stdin) and the filters that read stdin: `head -N`/`head -n N`, `grep PATTERN`, `wc -l`,
+//! stdin; the stages are split by [`super::shell_syntax::split_pipe`]) and the filters that read stdin: `head -N`/`head -n N`, `grep PATTERN`, `wc -l`,
 //! and `cat` without arguments. Pure functions over bytes; the shell runs the stages.
-
-/// Splits one command at `|` outside quotes (`||` was already split off by the caller).
-/// `"cat f | head -3"` → `["cat f ", " head -3"]`.
-pub(crate) fn split_pipe(cmd: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    for c in cmd.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => {
-                quote = None;
-                cur.push(c);
-            }
-            (Some(_), c) => cur.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                cur.push(c);
-            }
-            (None, '|') => out.push(std::mem::take(&mut cur)),
-            (None, c) => cur.push(c),
-        }
-    }
-    out.push(cur);
-    out
-}
 
 /// What a filter wrote and its exit status.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,16 +90,6 @@ mod tests {
     fn run(argv: &str, input: &str) -> Filtered {
         let argv: Vec<String> = argv.split_whitespace().map(str::to_owned).collect();
         filter(&argv, input.as_bytes()).expect("a filter")
-    }
-
-    #[test]
-    fn pipes_split_outside_quotes() {
-        assert_eq!(
-            split_pipe("cat /etc/nginx/conf.d/default.conf | head -3"),
-            ["cat /etc/nginx/conf.d/default.conf ", " head -3"]
-        );
-        assert_eq!(split_pipe("echo 'a|b' | wc -l"), ["echo 'a|b' ", " wc -l"]);
-        assert_eq!(split_pipe("echo hi"), ["echo hi"]);
     }
 
     #[test]

@@ -1,7 +1,19 @@
-//! The syntax of the simulated shell ([`super::exec_shell`]): a line split into commands at `;`,
-//! `&&`, `||` outside quotes; a command split into words with single/double quotes, backslash
-//! escapes, `#` comments and `$NAME`, `${NAME}`, `$?`, `$0` expanded; `>`/`>>`/`2>`/`2>&1`
-//! redirections taken out and reported (files are not written: output to a file is discarded).
+//! The shell syntax both simulated shells parse — the exec shell ([`super::exec_shell`]) and a
+//! container's PID 1 `sh -c SCRIPT` ([`super::container_script`]) — and the files a script's
+//! heredocs write ([`super::userland`]):
+//!
+//! - [`split_commands`]: a line split into commands at `;`, `&&`, `||` outside quotes;
+//! - [`split_pipe`]: a command split into pipeline stages at `|` outside quotes;
+//! - [`words`]: a command split into words with single/double quotes, backslash escapes, `#`
+//!   comments and `$NAME`, `${NAME}`, `$?`, `$0` expanded; `>`/`>>`/`2>`/`2>&1` redirections
+//!   taken out and reported (files are not written: output to a file is discarded);
+//!   [`literal_words`] the same split without expansion (the `shell-words` crate);
+//! - [`heredoc_delimiter`]: the delimiter of a `<<` heredoc a command starts, whose body lines
+//!   the shells skip; [`heredoc_files`]: the `cat > FILE <<'EOF' … EOF` files a script writes.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use super::process::Action;
 
@@ -207,6 +219,76 @@ pub(super) fn split_commands(line: &str) -> Vec<(Sep, String)> {
     out
 }
 
+/// Splits one command at `|` outside quotes (`||` was already split off by
+/// [`split_commands`]). `"cat f | head -3"` → `["cat f ", " head -3"]`.
+pub(crate) fn split_pipe(cmd: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    for c in cmd.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => {
+                quote = None;
+                cur.push(c);
+            }
+            (Some(_), c) => cur.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            (None, '|') => out.push(std::mem::take(&mut cur)),
+            (None, c) => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// Splits a command into words with quotes and backslash escapes, without `$` expansion
+/// (`shell_words::split`); a command with an unterminated quote falls back to whitespace.
+pub(crate) fn literal_words(cmd: &str) -> Vec<String> {
+    shell_words::split(cmd).unwrap_or_else(|_| cmd.split_whitespace().map(str::to_owned).collect())
+}
+
+/// The delimiter of the heredoc that `cmd` starts (`<<EOF`, `<<-EOF`, `<< 'EOF'`, `<<"EOF"`),
+/// quotes removed; `None` without `<<` or delimiter. The body lines up to the one that is the
+/// delimiter (trimmed) belong to the heredoc, not to the script.
+pub(crate) fn heredoc_delimiter(cmd: &str) -> Option<String> {
+    let pos = cmd.find("<<")?;
+    let delim = cmd[pos + 2..]
+        .trim_start_matches('-')
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c| c == '\'' || c == '"');
+    (!delim.is_empty()).then(|| delim.to_string())
+}
+
+static CAT_HEREDOC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"cat\s*>\s*(\S+)\s*<<-?\s*['"]?(\w+)['"]?[^\n]*\n"#).expect("valid regex")
+});
+
+/// The files `script` writes with `cat > FILE <<'EOF' … EOF` heredocs, as (path, content), in
+/// script order; each body line keeps its `\n`.
+pub(crate) fn heredoc_files(script: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for cap in CAT_HEREDOC.captures_iter(script) {
+        let (Some(all), Some(path), Some(delim)) = (cap.get(0), cap.get(1), cap.get(2)) else {
+            continue;
+        };
+        let mut body = String::new();
+        for line in script[all.end()..].lines() {
+            if line.trim() == delim.as_str() {
+                break;
+            }
+            body.push_str(line);
+            body.push('\n');
+        }
+        out.push((path.as_str().to_string(), body));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,5 +326,46 @@ mod tests {
         let seps: Vec<Sep> = parts.iter().map(|(s, _)| *s).collect();
         assert_eq!(seps, [Sep::Start, Sep::Semi, Sep::And, Sep::Or]);
         assert_eq!(parts[2].1.trim(), "'c;d'");
+    }
+
+    #[test]
+    fn pipes_split_outside_quotes() {
+        assert_eq!(
+            split_pipe("cat /etc/nginx/conf.d/default.conf | head -3"),
+            ["cat /etc/nginx/conf.d/default.conf ", " head -3"]
+        );
+        assert_eq!(split_pipe("echo 'a|b' | wc -l"), ["echo 'a|b' ", " wc -l"]);
+        assert_eq!(split_pipe("echo hi"), ["echo hi"]);
+    }
+
+    #[test]
+    fn literal_words_keep_dollars_and_join_quotes() {
+        assert_eq!(
+            literal_words(r#"echo 'about to fail' "$HOME" a\ b ''"#),
+            ["echo", "about to fail", "$HOME", "a b", ""]
+        );
+        assert_eq!(
+            literal_words("echo 'unterminated"),
+            ["echo", "'unterminated"]
+        );
+    }
+
+    #[test]
+    fn heredocs_the_seed_writes() {
+        // The seed's `render-config` init container.
+        let script = "cat > /etc/nginx/conf.d/default.conf <<'EOF'\nserver {\n  listen 8081;\n}\nEOF\necho done\n";
+        assert_eq!(
+            heredoc_delimiter("cat > /etc/nginx/conf.d/default.conf <<'EOF'"),
+            Some("EOF".into())
+        );
+        assert_eq!(heredoc_delimiter("cat <<- \"END\" > f"), Some("END".into()));
+        assert_eq!(heredoc_delimiter("echo a << "), None);
+        assert_eq!(
+            heredoc_files(script),
+            [(
+                "/etc/nginx/conf.d/default.conf".to_string(),
+                "server {\n  listen 8081;\n}\n".to_string()
+            )]
+        );
     }
 }

@@ -17,10 +17,8 @@
 //! (the seed's `render-config` writing `/etc/nginx/conf.d/default.conf`).
 
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
 
 use k8s_openapi::api::core::v1::{Container, EnvVar, Pod, VolumeMount};
-use regex::Regex;
 
 /// Pod annotation naming containers (comma-separated, or `*`) whose image has no shell at all,
 /// for fixtures whose image name does not say so (e.g. case 30's `alert-router`).
@@ -60,10 +58,6 @@ pub struct ContainerView {
     /// for an ephemeral container with `targetContainerName`, the target's processes come first).
     pub processes: Vec<String>,
 }
-
-static HEREDOC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"cat\s*>\s*(\S+)\s*<<-?\s*['"]?(\w+)['"]?[^\n]*\n"#).expect("valid regex")
-});
 
 /// Splits `registry/repo:tag` into (repo, tag); tag defaults to `latest`.
 pub fn split_image(image: &str) -> (&str, &str) {
@@ -189,19 +183,7 @@ fn heredoc_files(s: &Spec) -> Vec<(String, String, String)> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for cap in HEREDOC.captures_iter(script) {
-        let (Some(all), Some(path), Some(delim)) = (cap.get(0), cap.get(1), cap.get(2)) else {
-            continue;
-        };
-        let rest = &script[all.end()..];
-        let mut body = String::new();
-        for line in rest.lines() {
-            if line.trim() == delim.as_str() {
-                break;
-            }
-            body.push_str(line);
-            body.push('\n');
-        }
+    for (path, body) in super::shell_syntax::heredoc_files(script) {
         let path = path.as_str();
         if let Some(m) = s
             .mounts
