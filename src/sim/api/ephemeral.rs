@@ -306,7 +306,7 @@ fn start_running(store: &Store, ns: &str, name: &str, c: &EphemeralContainer) {
         },
         image_id: format!(
             "docker.io/library/{}@sha256:{}",
-            crate::sim::runtime::userland::split_image(&image).0,
+            crate::sim::runtime::image::split_image(&image).0,
             hex_id(&image)
         ),
         container_id: Some(format!("containerd://{id}")),

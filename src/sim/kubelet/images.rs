@@ -11,7 +11,7 @@ use super::events;
 use super::lifecycle::SYNC_LATENCY;
 use super::pod_state::{ContainerRun, PodRun, RunState};
 use super::{Node, Work, after, hash64};
-use crate::sim::runtime::programs::split_image;
+use crate::sim::runtime::image::split_image;
 
 pub(crate) fn pull_key(run: &PodRun, i: usize) -> String {
     format!(

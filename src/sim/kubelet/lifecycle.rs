@@ -14,7 +14,8 @@ use super::events;
 use super::images::{needs_pull, pull_key};
 use super::pod_state::{ContainerRun, PodRun, Role, RunState, Term};
 use super::{Node, Work, after, hex256, probes, termination};
-use crate::sim::runtime::programs::{Plan, split_image};
+use crate::sim::runtime::image::split_image;
+use crate::sim::runtime::programs::Plan;
 
 /// The kubelet acts on an exit (PLEG relist + pod sync) this long after it.
 pub const SYNC_LATENCY: SignedDuration = SignedDuration::from_secs(1);

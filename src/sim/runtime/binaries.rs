@@ -7,6 +7,7 @@
 
 use jiff::SignedDuration;
 
+use super::image::{App, SimImage};
 use super::process::Action;
 use super::stty::stty;
 use super::userland::{ContainerView, Userland};
@@ -24,7 +25,7 @@ pub(crate) fn has_binary(view: &ContainerView, name: &str) -> bool {
         Userland::Debian => {
             common.contains(&base)
                 || base == "bash"
-                || (base == "nginx" && view.image.contains("nginx"))
+                || (base == "nginx" && SimImage::of(&view.image).app == App::Nginx)
         }
     }
 }
@@ -197,7 +198,7 @@ fn ls(view: &ContainerView, args: &[String], busybox: bool, actions: &mut Vec<Ac
 }
 
 fn nginx(view: &ContainerView, args: &[String], actions: &mut Vec<Action>) -> i32 {
-    let (_, tag) = super::userland::split_image(&view.image);
+    let tag = SimImage::of(&view.image).tag;
     match args.first().map(String::as_str) {
         Some("-v") => {
             err(actions, format!("nginx version: nginx/{tag}\n"));

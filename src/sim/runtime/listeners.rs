@@ -1,7 +1,8 @@
 //! Simulated listening sockets inside a pod's network namespace, for port-forward: which port
 //! answers with what ([`listeners`]); how a connection is served is [`super::serve`].
 //!
-//! Only containers whose status is Running listen. Rules (by image, as `kubelet::programs`):
+//! Only containers whose status is Running listen. Rules (by image: the listeners column of
+//! [`super::image`]'s table):
 //! - `…/hello` (the seed's app): HTTP on `PORT` (default 8080): `/` → `hello from <hostname>`,
 //!   `/healthz` → `ok`, `/readyz` → `ok` (503 `shutting down` once the pod has a
 //!   `deletionTimestamp`), anything else → Go's `404 page not found`. Each request logs
@@ -19,7 +20,8 @@ use std::sync::LazyLock;
 use k8s_openapi::api::core::v1::Pod;
 use regex::Regex;
 
-use super::userland::{ContainerView, split_image};
+use super::image::{App, Base, SimImage};
+use super::userland::ContainerView;
 use super::{hex_id, is_running};
 
 /// What answers on a port.
@@ -93,10 +95,9 @@ pub(crate) fn listeners(pod: &Pod) -> Vec<(u16, Listener)> {
         if !is_running(pod, &c.name) {
             continue;
         }
-        let image = c.image.clone().unwrap_or_default();
-        let (repo, _) = split_image(&image);
+        let image = SimImage::of(c.image.as_deref().unwrap_or_default());
         let declared = ports_of(pod, &c.name);
-        if repo == "hello" || repo.ends_with("/hello") {
+        if image.app == App::Hello {
             let port = c
                 .env
                 .iter()
@@ -112,16 +113,16 @@ pub(crate) fn listeners(pod: &Pod) -> Vec<(u16, Listener)> {
                     },
                 )
             }));
-        } else if repo.contains("nginx") {
-            out.extend(nginx(pod, &c.name, &image));
-        } else if image.contains("tcp-echo") {
+        } else if image.app == App::Nginx {
+            out.extend(nginx(pod, &c.name, &image.tag));
+        } else if image.app == App::TcpEcho {
             let ports = if declared.is_empty() {
                 vec![7]
             } else {
                 declared
             };
             out.extend(ports.into_iter().map(|p| (p, Listener::Echo)));
-        } else if image.contains("busybox") || image.contains("alpine") {
+        } else if matches!(image.base, Base::Busybox | Base::Alpine) {
         } else {
             out.extend(declared.into_iter().map(|p| (p, Listener::Plain)));
         }
@@ -129,8 +130,7 @@ pub(crate) fn listeners(pod: &Pod) -> Vec<(u16, Listener)> {
     out
 }
 
-fn nginx(pod: &Pod, container: &str, image: &str) -> Vec<(u16, Listener)> {
-    let (_, tag) = split_image(image);
+fn nginx(pod: &Pod, container: &str, tag: &str) -> Vec<(u16, Listener)> {
     let server = format!("nginx/{tag}");
     let confs: Vec<String> = ContainerView::new(pod, container)
         .map(|v| {

@@ -2,6 +2,8 @@
 //! attach or port-forward finds there. Pure functions of the pod spec (no store, no clock),
 //! except [`serve`], which answers one forwarded connection.
 //!
+//! - [`image`]: the one table of the simulated images — per image, its program, userland,
+//!   files and listeners; everything below asks it;
 //! - [`programs`]: the container's main process as the kubelet model runs it (logs, exit,
 //!   signals), with [`probe_answers`] (probes, exec hooks) and [`container_script`] (a PID 1
 //!   `sh -c SCRIPT`);
@@ -14,6 +16,7 @@
 pub(crate) mod binaries;
 pub(crate) mod container_script;
 pub(crate) mod exec_shell;
+pub(crate) mod image;
 pub(crate) mod listeners;
 pub(crate) mod pipe;
 pub(crate) mod probe_answers;

@@ -1,4 +1,5 @@
-//! Simulated container programs, chosen by image, command and env.
+//! Simulated container programs, chosen by image (the app column of [`super::image`]'s table),
+//! command and env.
 //!
 //! Selection rules (first match wins):
 //! 1. **Sim program** — any `SIM_*` env var, or an image `…/exit:CODE` (exits with CODE after
@@ -32,6 +33,7 @@ use jiff::SignedDuration;
 use k8s_openapi::api::core::v1::Container;
 
 use super::container_script;
+use super::image::{App, SimImage};
 
 /// How long an immediately-exiting process stays up.
 pub const MIN_RUN: SignedDuration = SignedDuration::from_millis(100);
@@ -146,8 +148,7 @@ impl Program {
                 .map(|e| e.value.clone().unwrap_or_default())
         };
         let num = |name: &str| env(name).and_then(|v| v.trim().parse::<f64>().ok());
-        let image = c.image.clone().unwrap_or_default();
-        let (repo, tag) = split_image(&image);
+        let image = SimImage::of(c.image.as_deref().unwrap_or_default());
         let declared: Vec<u16> = c
             .ports
             .iter()
@@ -155,9 +156,10 @@ impl Program {
             .filter_map(|p| u16::try_from(p.container_port).ok())
             .collect();
         let has_sim_env = c.env.iter().flatten().any(|e| e.name.starts_with("SIM_"));
-        let exit_image_code = (repo.ends_with("/exit") || repo == "exit")
-            .then(|| tag.parse::<i32>().ok())
-            .flatten();
+        let exit_image_code = match image.app {
+            App::Exit(code) => Some(code),
+            _ => None,
+        };
         if has_sim_env || exit_image_code.is_some() {
             let exit_code = env("SIM_EXIT_CODE")
                 .and_then(|v| v.trim().parse().ok())
@@ -195,15 +197,15 @@ impl Program {
             .chain(c.args.iter().flatten())
             .cloned()
             .collect();
-        if repo.ends_with("/hello") || repo == "hello" {
+        if image.app == App::Hello {
             let raw = env("PORT").unwrap_or_else(|| "8080".into());
             let port = raw.parse::<u16>().map_err(|_| raw);
             return Self::Hello {
-                version: tag.to_string(),
+                version: image.tag.clone(),
                 port,
             };
         }
-        if repo == "nginx" || repo.ends_with("/nginx") || repo.contains("nginx") {
+        if image.app == App::Nginx {
             let ports = if declared.is_empty() {
                 vec![80]
             } else {
@@ -215,9 +217,7 @@ impl Program {
         if argv.len() >= 3 && shells.contains(&argv[0].as_str()) && argv[1] == "-c" {
             return Self::Script(argv[2..].join(" "));
         }
-        let shell_image = ["busybox", "alpine", "bash"]
-            .iter()
-            .any(|n| repo.ends_with(n));
+        let shell_image = image.app == App::Shell;
         if shell_image && argv.is_empty() {
             return Self::Script(String::new());
         }
@@ -361,15 +361,5 @@ impl Program {
                 exit: exit(ms(1), 0),
             }),
         }
-    }
-}
-
-/// Splits `registry/repo:tag@digest` into `(registry/repo, tag)`; tag `latest` when absent.
-pub(crate) fn split_image(image: &str) -> (&str, &str) {
-    let no_digest = image.split('@').next().unwrap_or(image);
-    let slash = no_digest.rfind('/').map_or(0, |p| p + 1);
-    match no_digest[slash..].rfind(':') {
-        Some(c) => (&no_digest[..slash + c], &no_digest[slash + c + 1..]),
-        None => (no_digest, "latest"),
     }
 }

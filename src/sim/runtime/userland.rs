@@ -1,15 +1,11 @@
 //! What an exec'd process can see inside a simulated container: its userland (which binaries
 //! exist), its files, environment and the processes `ps` lists.
 //!
-//! Userland rules (first match wins; keep in line with `kubelet::programs`):
-//! 1. **none** (no shell, no coreutils: every exec fails with the runtime's "executable file not
-//!    found in $PATH") — the pod annotation [`NO_SHELL_ANNOTATION`] lists the container (comma
-//!    list, or `*`), or the image name contains `distroless` or `scratch`, or the image is the
-//!    seed's distroless `…/hello` app.
-//! 2. **busybox** — image name contains `busybox` (`sh`, no `bash`, no `/etc/os-release`).
-//! 3. **alpine** — image name contains `alpine` (busybox tools plus `/etc/os-release`).
-//! 4. **debian** — anything else (nginx and most application images): `sh` (dash) and `bash`,
-//!    no `ps` (procps is not installed in slim images).
+//! The userland is the image's base in [`super::image`]'s table, except that the pod annotation
+//! [`NO_SHELL_ANNOTATION`] (the container's name in a comma list, or `*`) makes it **none** (no
+//! shell, no coreutils: every exec fails with the runtime's "executable file not found in
+//! $PATH"). Debian has `sh` (dash) and `bash` but no `ps` (procps is not installed in slim
+//! images); busybox has `ps` but no `/etc/os-release`; alpine is busybox plus os-release.
 //!
 //! Files: `/etc/hostname`, `/etc/hosts` (the kubelet-managed one), `/etc/resolv.conf`,
 //! `/etc/os-release` (not in busybox), `/etc/nginx/nginx.conf` for nginx images, and every file an
@@ -19,6 +15,8 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{Container, EnvVar, Pod, VolumeMount};
+
+use super::image::{App, SimImage};
 
 /// Pod annotation naming containers (comma-separated, or `*`) whose image has no shell at all,
 /// for fixtures whose image name does not say so (e.g. case 30's `alert-router`).
@@ -59,15 +57,6 @@ pub struct ContainerView {
     pub processes: Vec<String>,
 }
 
-/// Splits `registry/repo:tag` into (repo, tag); tag defaults to `latest`.
-pub fn split_image(image: &str) -> (&str, &str) {
-    let last_slash = image.rfind('/').map_or(0, |i| i + 1);
-    match image[last_slash..].rfind(':') {
-        Some(i) => (&image[..last_slash + i], &image[last_slash + i + 1..]),
-        None => (image, "latest"),
-    }
-}
-
 fn userland(pod: &Pod, container: &str, image: &str) -> Userland {
     let listed = pod
         .metadata
@@ -78,20 +67,10 @@ fn userland(pod: &Pod, container: &str, image: &str) -> Userland {
             v.split(',')
                 .any(|c| c.trim() == container || c.trim() == "*")
         });
-    let (repo, _) = split_image(image);
-    if listed
-        || image.contains("distroless")
-        || image.contains("scratch")
-        || repo == "hello"
-        || repo.ends_with("/hello")
-    {
+    if listed {
         Userland::None
-    } else if image.contains("busybox") {
-        Userland::Busybox
-    } else if image.contains("alpine") {
-        Userland::Alpine
     } else {
-        Userland::Debian
+        SimImage::of(image).userland()
     }
 }
 
@@ -154,12 +133,12 @@ fn specs(pod: &Pod) -> Vec<Spec> {
 
 /// The command line `ps` shows for a container's PID 1.
 fn pid1(s: &Spec) -> Vec<String> {
-    let (repo, _) = split_image(&s.image);
-    let base = repo.rsplit('/').next().unwrap_or(repo);
+    let image = SimImage::of(&s.image);
+    let base = image.name();
     if !s.argv.is_empty() {
         return vec![s.argv.join(" ")];
     }
-    if base.contains("nginx") {
+    if image.app == App::Nginx {
         return vec![
             "nginx: master process nginx -g daemon off;".to_string(),
             "nginx: worker process".to_string(),
@@ -256,7 +235,7 @@ impl ContainerView {
             }
             Userland::Busybox | Userland::None => {}
         }
-        if me.image.contains("nginx") {
+        if SimImage::of(&me.image).app == App::Nginx {
             files.insert("/etc/nginx/nginx.conf".to_string(), NGINX_CONF.to_string());
         }
         for writer in &all {
@@ -320,23 +299,5 @@ impl ContainerView {
             .collect();
         out.dedup();
         out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn image_names_split() {
-        assert_eq!(split_image("nginx:1.29"), ("nginx", "1.29"));
-        assert_eq!(
-            split_image("ghcr.io/example/hello:1.0"),
-            ("ghcr.io/example/hello", "1.0")
-        );
-        assert_eq!(
-            split_image("localhost:5000/x"),
-            ("localhost:5000/x", "latest")
-        );
     }
 }
