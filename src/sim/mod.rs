@@ -14,7 +14,7 @@
 //! follow, PUT/PATCH work on pods and `pods/status`. Logs keep at most [`LOG_MAX_LINES`] lines /
 //! [`LOG_MAX_BYTES`] bytes per container instance.
 
-pub mod api;
+pub(crate) mod api;
 mod cli;
 mod clock;
 mod fixture;

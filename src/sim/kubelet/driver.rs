@@ -1,4 +1,5 @@
-//! The kubelet driver: the task that runs the [`Kubelet`] model against the [`Store`].
+//! The kubelet driver: the task that runs the pure [`Kubelet`] model against the simulator's
+//! [`Store`] on the simulator's clock (the model's only IO).
 //!
 //! Loop: take the queued [`Intent`]s (pods created or deleted through the API) in order, call
 //! `admit`/`delete` at the clock's `now`, then `advance(now)`, and apply every [`Change`] in the

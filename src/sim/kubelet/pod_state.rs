@@ -1,4 +1,5 @@
-//! The kubelet's in-memory view of one pod it runs: per-container instances and pod flags.
+//! The kubelet's in-memory state of one pod it runs ([`PodRun`]): per-container instances (role,
+//! state, restarts, probes, the program chosen for it) and pod flags (sandbox, deletion).
 
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{Container, Pod};

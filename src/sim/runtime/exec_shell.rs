@@ -1,4 +1,5 @@
-//! A small POSIX-ish shell for exec sessions: `sh -c SCRIPT` and interactive `sh`/`bash`.
+//! The shell an exec session starts (`kubectl exec -- sh -c SCRIPT`, interactive `sh`/`bash`):
+//! a small POSIX-ish interpreter over the container's [`ContainerView`].
 //!
 //! Understood: commands separated by newlines, `;`, `&&`, `||`; quotes, `$` expansion (`$0` is
 //! the shell as invoked), `#` comments and redirections as [`super::shell_syntax`] parses them;

@@ -1,6 +1,6 @@
-//! Streaming subresources of the simulated API server: `pods/exec`, `pods/attach`,
-//! `pods/portforward` over WebSocket and SPDY/3.1, and `pods/ephemeralcontainers`
-//! (GET/PATCH/PUT).
+//! The streaming transports of the simulated API server and kubelet: `pods/exec`, `pods/attach`
+//! and `pods/portforward` over WebSocket and SPDY/3.1. What runs at the other end (processes,
+//! shells, listeners) is the simulated runtime ([`crate::sim::runtime`]).
 //!
 //! Wire protocol: `docs/protocols.md` §3 (exec/attach channel protocol v5/v4/v1, the one-byte
 //! open frame, Status on channel 3, `[255,0]` stdin close, resize) and §4.3 (port-forward v4 with
