@@ -2,7 +2,8 @@
 //! kubelet's container-instance selection with their exact 400 messages (`docs/protocols.md` §2).
 //!
 //! `follow=true` on a running container instance streams its new lines and ends when that
-//! instance stops ([`follow`]); otherwise it sends what there is and ends.
+//! instance stops ([`follow`]); otherwise it sends what there is and ends. A WebSocket upgrade
+//! on the same URL gets the same answer in WebSocket frames ([`websocket`]).
 
 pub(crate) mod follow;
 pub(crate) mod websocket;
