@@ -4,7 +4,7 @@
 mod stream_support;
 
 use k8s_openapi::api::core::v1::Pod;
-use podscope::sim::stream::{ContainerView, run_to_end};
+use podscope::sim::runtime::{ContainerView, run_to_end};
 use stream_support::{Kubectl, kubeconfig, podscope, run};
 
 fn argv(v: &[&str]) -> Vec<String> {

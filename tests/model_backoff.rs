@@ -1,4 +1,6 @@
-//! CrashLoopBackOff curve, waiting-message parsing and the countdown (`docs/protocols.md` §5),
+//! CrashLoopBackOff curve, waiting-message parsing and the countdown (`docs/protocols.md` §5), and
+//! the simulated kubelet's message writers (`podscope::sim::kubelet`) pinned to the same captured
+//! texts the client parses,
 //! checked against §5.1's figures and the case fixtures' countdown statements.
 
 use std::path::Path;
@@ -6,10 +8,9 @@ use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
-use podscope::model::backoff::{
-    RESTARTING_SLACK, backoff_event_message, parse_waiting_message, waiting_message,
-};
+use podscope::model::backoff::{RESTARTING_SLACK, parse_waiting_message};
 use podscope::model::{Backoff, BackoffCurve, BackoffSource, Countdown};
+use podscope::sim::kubelet::{backoff_event_message, waiting_message};
 
 fn secs(s: u64) -> Duration {
     Duration::from_secs(s)

@@ -191,7 +191,7 @@ async fn ephemeral_status_survives_the_kubelets_rewrites() {
     let store = sim.store();
     let api: Api<Pod> = Api::namespaced(common::sim::client(&sim).await, "default");
     let text = std::fs::read_to_string(scenario("crash.yaml")).expect("crash.yaml");
-    let pod: Pod = serde_yaml::from_str(&text).expect("pod yaml");
+    let pod: Pod = serde_yaml_ng::from_str(&text).expect("pod yaml");
     api.create(&PostParams::default(), &pod)
         .await
         .expect("created");

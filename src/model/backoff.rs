@@ -8,7 +8,7 @@ use std::time::Duration;
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::ContainerStatus;
 
-use super::duration::{format_go_duration, parse_go_duration};
+use super::duration::parse_go_duration;
 
 /// Where the back-off delay came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -124,28 +124,6 @@ pub fn parse_waiting_message(msg: &str) -> Option<(Duration, String)> {
     }
     let delay = parse_go_duration(delay_text)?;
     Some((delay, container.to_string()))
-}
-
-/// The kubelet's `state.waiting.message` for a container held in back-off:
-/// `back-off <delay> restarting failed container=<container> pod=<pod>_<namespace>(<uid>)`,
-/// with `delay` in Go duration text (`2m40s`). Source: kubelet `kuberuntime_manager.go` doBackOff.
-pub fn waiting_message(
-    container: &str,
-    pod: &str,
-    namespace: &str,
-    uid: &str,
-    delay: Duration,
-) -> String {
-    format!(
-        "back-off {} restarting failed container={container} pod={pod}_{namespace}({uid})",
-        format_go_duration(delay)
-    )
-}
-
-/// The message of the kubelet's Warning `BackOff` event for a container held in back-off:
-/// `Back-off restarting failed container <container> in pod <pod>_<namespace>(<uid>)`.
-pub fn backoff_event_message(container: &str, pod: &str, namespace: &str, uid: &str) -> String {
-    format!("Back-off restarting failed container {container} in pod {pod}_{namespace}({uid})")
 }
 
 impl Backoff {

@@ -11,7 +11,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::SimError;
-use super::store::{LogLine, Store};
+use super::api::store::{LogLine, Store};
 
 /// One loaded fixture folder.
 #[derive(Debug, Clone)]

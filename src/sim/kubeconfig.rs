@@ -77,7 +77,7 @@ mod tests {
     #[test]
     fn parses_as_yaml_with_server() {
         let text = super::render("http://127.0.0.1:1234", "shop");
-        let v: serde_yaml::Value = serde_yaml::from_str(&text).expect("valid yaml");
+        let v: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).expect("valid yaml");
         assert_eq!(
             v["clusters"][0]["cluster"]["server"].as_str(),
             Some("http://127.0.0.1:1234")
@@ -93,7 +93,7 @@ mod tests {
         use base64::Engine as _;
         let pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
         let text = super::render_tls("https://127.0.0.1:1234", "shop", pem, "tok");
-        let v: serde_yaml::Value = serde_yaml::from_str(&text).expect("valid yaml");
+        let v: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).expect("valid yaml");
         let ca = v["clusters"][0]["cluster"]["certificate-authority-data"]
             .as_str()
             .expect("ca data");

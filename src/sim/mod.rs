@@ -5,44 +5,26 @@
 //! Tables, Appendix B). Tests and the demo drive changes through [`Store`].
 //!
 //! By default it serves HTTPS with a CA and certificate made at start ([`tls`]) and requires the
-//! bearer token written into its kubeconfig ([`auth`]); `insecure_http` serves plain HTTP
+//! bearer token written into its kubeconfig ([`api::auth`]); `insecure_http` serves plain HTTP
 //! without authentication instead.
 //!
 //! Dynamic mode: pods created through the API (`kubectl apply/create`, [`create_pod_and_run`],
-//! scenarios) are run by the [`kubelet`] model in a driver task ([`driver`]) on the simulator's
+//! scenarios) are run by the [`kubelet`] model in a driver task ([`kubelet::driver`]) on the simulator's
 //! [`SimClock`] (`--speed N` runs virtual time N× faster); deletes are graceful, `pods/log` can
 //! follow, PUT/PATCH work on pods and `pods/status`. Logs keep at most [`LOG_MAX_LINES`] lines /
 //! [`LOG_MAX_BYTES`] bytes per container instance.
 
-mod admission;
-pub mod auth;
+pub(crate) mod api;
 mod cli;
 mod clock;
-mod driver;
 mod fixture;
-mod follow;
-pub mod input;
 mod kubeconfig;
 pub mod kubelet;
-mod logbuf;
-mod logs;
-mod logs_ws;
-mod object;
-mod openapi;
-mod patch;
-mod query;
-mod related;
-mod routes;
+pub mod runtime;
 mod scenario;
-mod select;
 pub mod spdy;
-mod status;
-mod store;
 pub mod stream;
-mod table;
 pub mod tls;
-mod watch;
-mod writes;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -50,19 +32,19 @@ use std::path::{Path, PathBuf};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use admission::create_pod_and_run;
+pub use api::admission::create_pod_and_run;
+pub use api::decode::FieldValidation;
+pub use api::object::{Object, Resource};
+pub use api::patch::PatchKind;
+pub use api::select::Selector;
+pub use api::status::ApiError;
+pub use api::store::logbuf::{LOG_MAX_BYTES, LOG_MAX_LINES};
+pub use api::store::{Change, ChangeType, HISTORY_LIMIT, LogLine, Store};
+pub use api::watch::BOOKMARK_INTERVAL;
 pub use cli::{SimArgs, run_cli};
 pub use clock::SimClock;
 pub use fixture::{Fixture, load_fixture, log_owner};
-pub use input::FieldValidation;
-pub use logbuf::{LOG_MAX_BYTES, LOG_MAX_LINES};
-pub use object::{Object, Resource};
-pub use patch::PatchKind;
 pub use scenario::{builtin_scenarios, create_scenario, parse_scenario, scenario_text};
-pub use select::Selector;
-pub use status::ApiError;
-pub use store::{Change, ChangeType, HISTORY_LIMIT, LogLine, Store};
-pub use watch::BOOKMARK_INTERVAL;
 
 /// How to start a [`Simulator`].
 #[derive(Debug, Clone)]
@@ -79,12 +61,12 @@ pub struct SimConfig {
     /// at its snapshot, with the clock running from there.
     pub shift_to_now: bool,
     /// Serve plain HTTP without authentication (`podscope sim --insecure-http`). Default
-    /// `false`: HTTPS with a generated CA and a bearer token (see [`tls`], [`auth`]).
+    /// `false`: HTTPS with a generated CA and a bearer token (see [`tls`], [`api::auth`]).
     pub insecure_http: bool,
     /// RBAC denials for tests: `(verb, resource)` pairs answered 403 Forbidden, e.g.
     /// `("watch", "pods")`, `("list", "events")`, `("patch", "pods/ephemeralcontainers")`;
     /// `("create", "pods/exec")` also refuses WebSocket exec, a GET, as kube-apiserver ≥ 1.35
-    /// does (see [`auth`]).
+    /// does (see [`api::auth`]).
     pub deny: Vec<(String, String)>,
     /// Scenarios to create at start: built-in names (see [`builtin_scenarios`]) or YAML files.
     pub scenarios: Vec<PathBuf>,
@@ -216,7 +198,7 @@ impl Simulator {
             fixture::seed_logs(&store, &fx, now);
         }
         let kubelet = kubelet::Kubelet::new(cfg.node.clone()).with_event_wording(cfg.event_wording);
-        let driver = tokio::spawn(driver::run(store.clone(), kubelet));
+        let driver = tokio::spawn(kubelet::driver::run(store.clone(), kubelet));
         for spec in &cfg.scenarios {
             let text = scenario_text(spec)?;
             let pods = parse_scenario(&spec.to_string_lossy(), &text)?;
@@ -261,14 +243,17 @@ impl Simulator {
         };
         kubeconfig::write_text(&kubeconfig, &text)?;
         let (tx, rx) = oneshot::channel::<()>();
-        let access = auth::Access {
+        let access = api::auth::Access {
             token: token.clone(),
             deny: std::sync::Arc::new(cfg.deny.clone()),
         };
-        let app = routes::router(store.clone())
-            .merge(openapi::router())
-            .layer(axum::middleware::from_fn_with_state(access, auth::check))
-            .layer(axum::middleware::from_fn(input::statusify));
+        let app = api::routes::router(store.clone())
+            .merge(api::openapi::router())
+            .layer(axum::middleware::from_fn_with_state(
+                access,
+                api::auth::check,
+            ))
+            .layer(axum::middleware::from_fn(api::rejection::statusify));
         let acceptor = serving.as_ref().map(|s| s.acceptor.clone());
         let task = tokio::spawn(tls::serve(listener, app, acceptor, rx));
         Ok(Simulator {

@@ -12,10 +12,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::SimError;
-use super::admission;
-use super::input::{self, FieldValidation};
-use super::status::ApiError;
-use super::store::Store;
+use super::api::admission;
+use super::api::decode::{self, FieldValidation};
+use super::api::status::ApiError;
+use super::api::store::Store;
 
 const BUILTIN: &[(&str, &str)] = &[
     ("hello", include_str!("../../assets/scenarios/hello.yaml")),
@@ -76,13 +76,13 @@ pub fn scenario_text(spec: &Path) -> Result<String, SimError> {
 /// unknown fields.
 pub fn parse_scenario(name: &str, text: &str) -> Result<Vec<Pod>, SimError> {
     let mut pods = Vec::new();
-    for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
+    for (i, doc) in serde_yaml_ng::Deserializer::from_str(text).enumerate() {
         let value = Value::deserialize(doc)
             .map_err(|e| SimError::Scenario(format!("{name}: document {}: {e}", i + 1)))?;
         if value.is_null() {
             continue;
         }
-        let (pod, _) = input::decode_pod(value, FieldValidation::Strict).map_err(|e| {
+        let (pod, _) = decode::decode_pod(value, FieldValidation::Strict).map_err(|e| {
             SimError::Scenario(format!("{name}: document {}: {}", i + 1, e.message))
         })?;
         pods.push(pod);

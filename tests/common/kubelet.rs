@@ -32,7 +32,7 @@ pub fn kubelet() -> Kubelet {
 }
 
 pub fn pod_from_yaml(yaml: &str) -> Pod {
-    let mut pod: Pod = serde_yaml::from_str(yaml).expect("manifest parses");
+    let mut pod: Pod = serde_yaml_ng::from_str(yaml).expect("manifest parses");
     pod.metadata
         .namespace
         .get_or_insert_with(|| "default".into());

@@ -16,7 +16,7 @@ use kube::Api;
 use podscope::app::{Msg, State, update};
 use podscope::cluster::Session;
 use podscope::cluster::exec::{ExecError, ExecRequest, pump, start as start_exec};
-use podscope::sim::stream::NO_SHELL_ANNOTATION;
+use podscope::sim::runtime::NO_SHELL_ANNOTATION;
 use podscope::sim::{SimConfig, Simulator, load_fixture};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

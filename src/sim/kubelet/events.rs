@@ -15,6 +15,8 @@ use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{Event, EventSource, ObjectReference};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 
+use super::backoff_messages::backoff_event_message;
+
 /// Which Kubernetes version's kubelet texts to use for `Pulled`/`Created`/`Started`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EventWording {
@@ -253,23 +255,9 @@ pub(crate) fn prestop_failed(fp: &str, detail: &str) -> EventSpec {
     kubelet("Warning", "FailedPreStopHook", fp, msg)
 }
 
-pub(crate) use crate::model::backoff::{backoff_event_message, waiting_message};
-
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-
-    #[test]
-    fn waiting_message_uses_go_duration_text() {
-        // protocols.md §5.1: `back-off 2m40s restarting failed container=…`.
-        let m = waiting_message("hello", "crash", "default", "u-1", Duration::from_secs(160));
-        assert_eq!(
-            m,
-            "back-off 2m40s restarting failed container=hello pod=crash_default(u-1)"
-        );
-    }
 
     #[test]
     fn aggregates_repeats_into_count() {

@@ -9,9 +9,9 @@ use jiff::Timestamp;
 
 use super::events;
 use super::lifecycle::SYNC_LATENCY;
-use super::programs::split_image;
-use super::run::{ContainerRun, PodRun, RunState};
+use super::pod_state::{ContainerRun, PodRun, RunState};
 use super::{Node, Work, after, hash64};
+use crate::sim::runtime::image::split_image;
 
 pub(crate) fn pull_key(run: &PodRun, i: usize) -> String {
     format!(

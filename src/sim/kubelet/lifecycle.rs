@@ -12,9 +12,10 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::events;
 use super::images::{needs_pull, pull_key};
-use super::programs::{Plan, split_image};
-use super::run::{ContainerRun, PodRun, Role, RunState, Term};
+use super::pod_state::{ContainerRun, PodRun, Role, RunState, Term};
 use super::{Node, Work, after, hex256, probes, termination};
+use crate::sim::runtime::image::split_image;
+use crate::sim::runtime::programs::Plan;
 
 /// The kubelet acts on an exit (PLEG relist + pod sync) this long after it.
 pub const SYNC_LATENCY: SignedDuration = SignedDuration::from_secs(1);
@@ -240,7 +241,7 @@ fn restart(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     let fp = run.containers[i].field_path();
     let name = run.containers[i].spec.name.clone();
     if let Some(delay) = node.restarts.in_backoff_since(&key, t_exit, at) {
-        let message = events::waiting_message(&name, &run.name, &run.namespace, &run.uid, delay);
+        let message = super::waiting_message(&name, &run.name, &run.namespace, &run.uid, delay);
         let c = &mut run.containers[i];
         if let RunState::Terminated(t) = &c.state {
             c.last = Some(t.clone());

@@ -3,7 +3,7 @@
 //! No IO, no clock: every entry point takes `now: jiff::Timestamp`, and [`Kubelet::advance`] runs
 //! the work that is due, in time order, returning [`Change`]s for the simulator's store (pods,
 //! events, container log lines). What a container does is chosen from its image, command and env
-//! by [`programs`] (see that module's docs for the rules).
+//! by [`crate::sim::runtime::programs`] (see that module's docs for the rules).
 //!
 //! Timing model (deterministic; all constants documented where defined):
 //! - admit at `t`: `Scheduled` event, `spec.nodeName`, phase Pending; the sandbox is ready at
@@ -20,15 +20,14 @@
 //! - Deletion ([`termination`]): `Killing`, preStop, stop signal, sidecars last in reverse order,
 //!   SIGKILL at the deadline, final status, then [`Change::Removed`].
 
-mod answers;
 mod backoff;
+mod backoff_messages;
+pub(crate) mod driver;
 mod events;
 mod images;
 mod lifecycle;
+mod pod_state;
 mod probes;
-mod programs;
-mod run;
-mod script;
 mod status;
 mod termination;
 
@@ -37,15 +36,16 @@ use std::collections::{BTreeMap, HashSet};
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::{Event, Pod};
 
+pub use crate::sim::runtime::programs::MIN_RUN;
 pub use backoff::RESET_AFTER;
+pub use backoff_messages::{backoff_event_message, waiting_message};
 pub use events::EventWording;
-pub use programs::MIN_RUN;
 pub use termination::SIDECAR_DELAY;
 
 use crate::model::BackoffCurve;
+use crate::sim::runtime::programs::ProbeKind;
 use events::{EventBook, EventSpec, Involved};
-use programs::ProbeKind;
-use run::PodRun;
+use pod_state::PodRun;
 
 /// Node identity and tuning for a [`Kubelet`].
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,9 +18,9 @@ use k8s_openapi::api::core::v1::{ContainerPort, Probe};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
 use super::events;
-use super::programs::{Check, ProbeKind};
-use super::run::{PodRun, RunState};
+use super::pod_state::{PodRun, RunState};
 use super::{Node, Work, after};
+use crate::sim::runtime::programs::{Check, ProbeKind};
 
 const FIRST: SignedDuration = SignedDuration::from_secs(1);
 

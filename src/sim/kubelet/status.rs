@@ -16,7 +16,7 @@ use k8s_openapi::api::core::v1::{
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::KubeletConfig;
-use super::run::{ContainerRun, PodRun, Role, RunState, Term};
+use super::pod_state::{ContainerRun, PodRun, Role, RunState, Term};
 
 fn secs(t: Timestamp) -> Time {
     Time(Timestamp::from_second(t.as_second()).unwrap_or(t))

@@ -25,7 +25,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::events;
 use super::lifecycle::SYNC_LATENCY;
-use super::run::{PodRun, Role, Terminating};
+use super::pod_state::{PodRun, Role, Terminating};
 use super::{Node, Work, after};
 
 /// Main containers gone → first sidecar signalled (the seed shows ≈0.46 s).

@@ -6,8 +6,8 @@ use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{ContainerState, ContainerStateTerminated, Pod};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
-use super::userland::{ContainerView, Userland};
-use crate::sim::store::Store;
+use crate::sim::api::store::Store;
+use crate::sim::runtime::userland::{ContainerView, Userland};
 
 /// What `attach` connects to: the container's PID 1 when it is an interactive shell (`stdin:
 /// true` in the spec and a shell image without command, or command `sh`/`bash`); `None` for

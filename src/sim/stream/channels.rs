@@ -1,4 +1,4 @@
-//! One exec/attach session, whatever carries it: the simulated process ([`super::commands`])
+//! One exec/attach session, whatever carries it: the simulated process ([`crate::sim::runtime::process`])
 //! driven through a [`Channels`] transport (WebSocket channels in [`super::exec_ws`], SPDY
 //! streams in [`super::exec_spdy`]), then the exit Status (`docs/protocols.md` §3.2).
 //!
@@ -9,11 +9,12 @@
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::{Value, json};
 
-use super::commands::{Action, start};
-use super::stty::WinSize;
-use super::userland::ContainerView;
-use super::{Protocol, hex_id, is_running};
-use crate::sim::store::Store;
+use super::Protocol;
+use crate::sim::api::store::Store;
+use crate::sim::runtime::process::{Action, start};
+use crate::sim::runtime::stty::WinSize;
+use crate::sim::runtime::userland::ContainerView;
+use crate::sim::runtime::{hex_id, is_running};
 
 /// Exec/attach options from the query (`stdin`, `stdout`, `stderr`, `tty`, `command…`).
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@
 //! 400 `you must specify at least one command for the container` (exec without `command`),
 //! and, on the kubelet's paths (every protocol but WebSocket v5), a 500 `container not found`
 //! for a container that is not running. After the upgrade the server runs the simulated
-//! process ([`super::commands`]) and writes its output, then the Status on the error channel.
+//! process ([`crate::sim::runtime::process`]) and writes its output, then the Status on the error channel.
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{FromRequestParts, Path, Request, State};
@@ -18,11 +18,12 @@ use k8s_openapi::api::core::v1::Pod;
 
 use super::channels::{Opts, Session};
 use super::exec_ws::WsChannels;
-use super::{Protocol, find_pod, is_running, negotiate, stream_target};
-use crate::sim::query::Query;
+use super::{Protocol, find_pod, negotiate, stream_target};
+use crate::sim::api::query::Query;
+use crate::sim::api::status::ApiError;
+use crate::sim::api::store::Store;
+use crate::sim::runtime::is_running;
 use crate::sim::spdy::upgrade::is_spdy_upgrade;
-use crate::sim::status::ApiError;
-use crate::sim::store::Store;
 
 /// `GET|POST …/pods/{name}/exec`.
 pub(crate) async fn exec(

@@ -21,12 +21,12 @@ use bytes::Bytes;
 use super::Protocol;
 use super::channels::{Channels, Input, Session as ExecSession};
 use super::exec::{Target, not_running};
-use super::stty::WinSize;
+use crate::sim::api::status::ApiError;
+use crate::sim::api::store::Store;
+use crate::sim::runtime::stty::WinSize;
 use crate::sim::spdy::frame::rst;
 use crate::sim::spdy::upgrade::{accept, negotiate, offered_protocols};
 use crate::sim::spdy::{Session, StreamReader, StreamWriter};
-use crate::sim::status::ApiError;
-use crate::sim::store::Store;
 
 /// The stream protocols served, with their version numbers.
 const PROTOCOLS: [(&str, u8); 4] = [

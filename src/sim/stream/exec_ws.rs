@@ -9,7 +9,7 @@ use bytes::Bytes;
 
 use super::Protocol;
 use super::channels::{Channels, Input};
-use super::stty::WinSize;
+use crate::sim::runtime::stty::WinSize;
 
 /// A WebSocket carrying the exec channels under `protocol`.
 pub(super) struct WsChannels {

@@ -1,6 +1,6 @@
-//! Streaming subresources of the simulated API server: `pods/exec`, `pods/attach`,
-//! `pods/portforward` over WebSocket and SPDY/3.1, and `pods/ephemeralcontainers`
-//! (GET/PATCH/PUT).
+//! The streaming transports of the simulated API server and kubelet: `pods/exec`, `pods/attach`
+//! and `pods/portforward` over WebSocket and SPDY/3.1. What runs at the other end (processes,
+//! shells, listeners) is the simulated runtime ([`crate::sim::runtime`]).
 //!
 //! Wire protocol: `docs/protocols.md` §3 (exec/attach channel protocol v5/v4/v1, the one-byte
 //! open frame, Status on channel 3, `[255,0]` stdin close, resize) and §4.3 (port-forward v4 with
@@ -17,35 +17,22 @@
 //! itself is transport-agnostic (`channels.rs`); `exec_ws.rs` is its WebSocket transport.
 
 mod attach;
-mod binaries;
 mod channels;
-mod commands;
-mod ephemeral;
 mod exec;
 mod exec_spdy;
 mod exec_ws;
-mod listeners;
-mod pipe;
 mod portforward;
 mod portforward_spdy;
-mod serve;
-mod shell;
-mod shell_syntax;
-mod stty;
 mod tunnel;
-mod userland;
-
-pub use commands::{Action, NotFound, Process, run_to_end, start};
-pub use stty::WinSize;
-pub use userland::{ContainerView, NO_SHELL_ANNOTATION, Userland};
 
 use axum::Router;
 use axum::http::HeaderMap;
 use axum::routing::get;
 use k8s_openapi::api::core::v1::Pod;
 
-use super::status::ApiError;
-use super::store::Store;
+use crate::sim::api::find_pod;
+use crate::sim::api::status::ApiError;
+use crate::sim::api::store::Store;
 
 /// The routes of this module, merged into the main router by `routes::router`.
 pub(crate) fn routes() -> Router<Store> {
@@ -61,12 +48,6 @@ pub(crate) fn routes() -> Router<Store> {
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}/portforward",
             get(portforward::portforward).post(portforward::portforward),
-        )
-        .route(
-            "/api/v1/namespaces/{ns}/pods/{name}/ephemeralcontainers",
-            get(ephemeral::get)
-                .patch(ephemeral::patch)
-                .put(ephemeral::put),
         )
 }
 
@@ -122,17 +103,10 @@ pub(crate) fn negotiate(
         })
 }
 
-/// Finds the pod: 404 `pods "x" not found`.
-pub(crate) fn find_pod(store: &Store, ns: &str, name: &str) -> Result<Pod, ApiError> {
-    store
-        .pod(ns, name)
-        .ok_or_else(|| ApiError::not_found("pods", name))
-}
-
 /// The apiserver's checks before a stream reaches the kubelet (`streamLocation`): the container
 /// (as for logs), then `pod P does not have a host assigned`.
 pub(crate) fn stream_target(pod: &Pod, container: Option<&str>) -> Result<String, ApiError> {
-    let c = super::logs::resolve_container(pod, container)?;
+    let c = crate::sim::api::logs::resolve_container(pod, container)?;
     host_assigned(pod)?;
     Ok(c)
 }
@@ -151,34 +125,4 @@ pub(crate) fn host_assigned(pod: &Pod) -> Result<(), ApiError> {
         )));
     }
     Ok(())
-}
-
-/// Whether `container` has a running instance (what the kubelet's `findContainer` sees).
-pub(crate) fn is_running(pod: &Pod, container: &str) -> bool {
-    pod.status
-        .iter()
-        .flat_map(|s| {
-            [
-                &s.init_container_statuses,
-                &s.container_statuses,
-                &s.ephemeral_container_statuses,
-            ]
-        })
-        .flat_map(|l| l.iter().flatten())
-        .any(|s| s.name == container && s.state.as_ref().is_some_and(|st| st.running.is_some()))
-}
-
-/// A 64-hex-digit id like containerd's exec and sandbox ids, derived from `seed`
-/// (FNV-1a, repeated; stable per seed).
-pub(crate) fn hex_id(seed: &str) -> String {
-    let mut out = String::with_capacity(64);
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for round in 0u8..4 {
-        for b in seed.bytes().chain([round]) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        out.push_str(&format!("{h:016x}"));
-    }
-    out
 }

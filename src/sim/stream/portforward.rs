@@ -2,7 +2,7 @@
 //! kube-rs path): `?ports=8080,9090` (repeated and comma-separated; the kubelet's `port` too),
 //! subprotocol `v4.channel.k8s.io` (or none). Port `i` uses data channel `2i` and error channel
 //! `2i+1`; right after the upgrade each channel carries the port as 2 little-endian bytes. Each
-//! port is dialled once at the start: a listener ([`super::listeners`], [`super::serve`]) gets
+//! port is dialled once at the start: a listener ([`crate::sim::runtime::listeners`], [`crate::sim::runtime::serve`]) gets
 //! the bytes, a port nobody listens on gets the kubelet's "connection refused" text on its error
 //! channel. When every port's connection has ended the server sends a close frame.
 //! [`Store::cut_streams`] drops the connection instead, with no close frame.
@@ -21,16 +21,16 @@ use futures::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
-use super::listeners::{listeners, refused_message};
 use super::portforward_spdy;
-use super::serve::serve;
 use super::{Protocol, find_pod, host_assigned, negotiate};
-use crate::sim::query::Query;
+use crate::sim::api::query::Query;
+use crate::sim::api::status::ApiError;
+use crate::sim::api::store::Store;
+use crate::sim::runtime::listeners::{listeners, refused_message};
+use crate::sim::runtime::serve::serve;
 use crate::sim::spdy::upgrade::{
     accept as accept_spdy, is_spdy_upgrade, negotiate as negotiate_spdy, offered_protocols,
 };
-use crate::sim::status::ApiError;
-use crate::sim::store::Store;
 
 /// Buffer of each in-process connection, bytes.
 const PIPE: usize = 256 * 1024;

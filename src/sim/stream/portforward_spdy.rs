@@ -6,7 +6,7 @@
 //! headers `streamtype`, `port` and `requestid` (streams of one request are paired by
 //! `requestid`; without it a data stream pairs with the stream two ids before it, as the
 //! kubelet does for old clients). The data stream is connected to the listener on that port
-//! ([`super::listeners`], served by [`super::serve`], the same as the WebSocket path), looked
+//! ([`crate::sim::runtime::listeners`], served by [`crate::sim::runtime::serve`], the same as the WebSocket path), looked
 //! up when the connection arrives; when the pod side ends, the server sends `FIN` on the data
 //! stream and then on the error stream. A port nobody listens on gets the kubelet's refused
 //! text ([`refused_message`]) on the error stream, which kubectl prints as `an error occurred
@@ -17,11 +17,11 @@ use std::collections::HashMap;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::task::JoinSet;
 
-use super::listeners::{listeners, refused_message};
-use super::serve::serve;
+use crate::sim::api::store::Store;
+use crate::sim::runtime::listeners::{listeners, refused_message};
+use crate::sim::runtime::serve::serve;
 use crate::sim::spdy::frame::rst;
 use crate::sim::spdy::{Session, Stream};
-use crate::sim::store::Store;
 
 /// The SPDY stream protocol name (`X-Stream-Protocol-Version`).
 pub(crate) const PROTOCOL: &str = "portforward.k8s.io";

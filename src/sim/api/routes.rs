@@ -1,0 +1,315 @@
+//! HTTP routes of the simulated API server: discovery, pods, events, logs (see
+//! `docs/protocols.md` Appendix B). Every error is a `metav1.Status` JSON body.
+
+use std::collections::BTreeSet;
+
+use axum::Router;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, get};
+use serde_json::{Value, json};
+
+use super::object::{Object, Resource};
+use super::query::Query;
+use super::select::Selector;
+use super::status::{ApiError, json_response};
+use super::store::Store;
+use super::{ephemeral, logs, table, watch, writes};
+
+/// The router for `store`; unknown paths answer 404, unsupported verbs 405 (Status bodies).
+pub fn router(store: Store) -> Router {
+    Router::new()
+        .route("/version", only_get(get(version)))
+        .route("/healthz", only_get(get(healthz)))
+        .route("/livez", only_get(get(healthz)))
+        .route("/readyz", only_get(get(healthz)))
+        .route("/api", only_get(get(api_versions)))
+        .route("/apis", only_get(get(api_groups)))
+        .route("/api/v1", only_get(get(api_v1_resources)))
+        .route("/api/v1/namespaces", only_get(get(list_namespaces)))
+        .route("/api/v1/namespaces/{ns}", only_get(get(get_namespace)))
+        .route("/api/v1/pods", list_all(Resource::Pods))
+        .route(
+            "/api/v1/namespaces/{ns}/pods",
+            only_get(list_in_namespace(Resource::Pods).post(writes::create)),
+        )
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}",
+            only_get(
+                get_one(Resource::Pods)
+                    .merge(writes::update(false))
+                    .delete(writes::delete),
+            ),
+        )
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}/status",
+            only_get(get_one(Resource::Pods).merge(writes::update(true))),
+        )
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}/log",
+            only_get(get(logs::websocket::pod_log)),
+        )
+        .route("/api/v1/events", list_all(Resource::Events))
+        .route(
+            "/api/v1/namespaces/{ns}/events",
+            only_get(list_in_namespace(Resource::Events)),
+        )
+        .route(
+            "/api/v1/namespaces/{ns}/events/{name}",
+            only_get(get_one(Resource::Events)),
+        )
+        .route(
+            "/apis/{group}/{version}/namespaces/{ns}/{plural}/{name}",
+            only_get(get(absent_owner)),
+        )
+        .route(
+            "/api/v1/namespaces/{ns}/pods/{name}/ephemeralcontainers",
+            get(ephemeral::get)
+                .patch(ephemeral::patch)
+                .put(ephemeral::put),
+        )
+        .merge(crate::sim::stream::routes())
+        .merge(super::related::routes())
+        .fallback(|| async { ApiError::no_route() })
+        .with_state(store)
+}
+
+/// The simulator stores pods and events only: any namespaced object of an API group (the Job,
+/// ReplicaSet, … a pod's `ownerReferences` name) does not exist, answered as the API server
+/// words it (`jobs.batch "x" not found`).
+async fn absent_owner(
+    Path((group, _version, _ns, plural, name)): Path<(String, String, String, String, String)>,
+) -> Response {
+    ApiError::not_found(&format!("{plural}.{group}"), &name).into_response()
+}
+
+fn only_get(r: MethodRouter<Store>) -> MethodRouter<Store> {
+    r.fallback(|method: Method| async move { ApiError::method_not_allowed(method.as_str()) })
+}
+
+fn respond(r: Result<Response, ApiError>) -> Response {
+    r.unwrap_or_else(IntoResponse::into_response)
+}
+
+async fn version() -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "major": "1", "minor": "33", "gitVersion": "v1.33.0-podscope-sim",
+            "gitCommit": "0000000000000000000000000000000000000000", "gitTreeState": "clean",
+            "buildDate": "2025-01-01T00:00:00Z", "goVersion": "go1.24.0", "compiler": "gc",
+            "platform": "linux/amd64"
+        }),
+    )
+}
+
+/// `/healthz`, `/livez`, `/readyz`: `200 ok` in plain text, as kube-apiserver answers.
+async fn healthz() -> &'static str {
+    "ok"
+}
+
+async fn api_versions() -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "kind": "APIVersions", "versions": ["v1"],
+            "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]
+        }),
+    )
+}
+
+async fn api_groups() -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": []}),
+    )
+}
+
+fn resource(name: &str, kind: &str, namespaced: bool, verbs: &[&str], short: &[&str]) -> Value {
+    let mut r = json!({"name": name, "singularName": "", "namespaced": namespaced, "kind": kind, "verbs": verbs});
+    if !short.is_empty() {
+        r["shortNames"] = json!(short);
+    }
+    r
+}
+
+async fn api_v1_resources() -> Response {
+    let rw = [
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch",
+    ];
+    let resources = vec![
+        resource("events", "Event", true, &rw, &["ev"]),
+        resource(
+            "namespaces",
+            "Namespace",
+            false,
+            &[
+                "create", "delete", "get", "list", "patch", "update", "watch",
+            ],
+            &["ns"],
+        ),
+        resource("pods", "Pod", true, &rw, &["po"]),
+        resource(
+            "pods/attach",
+            "PodAttachOptions",
+            true,
+            &["create", "get"],
+            &[],
+        ),
+        resource(
+            "pods/ephemeralcontainers",
+            "Pod",
+            true,
+            &["get", "patch", "update"],
+            &[],
+        ),
+        resource("pods/exec", "PodExecOptions", true, &["create", "get"], &[]),
+        resource("pods/log", "Pod", true, &["get"], &[]),
+        resource(
+            "pods/portforward",
+            "PodPortForwardOptions",
+            true,
+            &["create", "get"],
+            &[],
+        ),
+        resource("pods/status", "Pod", true, &["get", "patch", "update"], &[]),
+    ];
+    let mut resources = resources;
+    if let Some(pods) = resources.iter_mut().find(|r| r["name"] == "pods") {
+        pods["singularName"] = json!("pod");
+        pods["categories"] = json!(["all"]);
+    }
+    json_response(
+        StatusCode::OK,
+        &json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "v1", "resources": resources}),
+    )
+}
+
+fn namespace_json(name: &str) -> Value {
+    json!({
+        "kind": "Namespace", "apiVersion": "v1",
+        "metadata": {"name": name, "resourceVersion": "1", "labels": {"kubernetes.io/metadata.name": name}},
+        "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}
+    })
+}
+
+fn namespaces(store: &Store) -> BTreeSet<String> {
+    let (pods, _) = store.list(Resource::Pods, None);
+    let mut set: BTreeSet<String> = pods.iter().map(|p| p.namespace().to_string()).collect();
+    set.insert("default".to_string());
+    set
+}
+
+async fn list_namespaces(State(store): State<Store>) -> Response {
+    let items: Vec<Value> = namespaces(&store)
+        .iter()
+        .map(|n| namespace_json(n))
+        .collect();
+    let rv = store.resource_version().to_string();
+    json_response(
+        StatusCode::OK,
+        &json!({"kind": "NamespaceList", "apiVersion": "v1", "metadata": {"resourceVersion": rv}, "items": items}),
+    )
+}
+
+async fn get_namespace(State(store): State<Store>, Path(ns): Path<String>) -> Response {
+    if namespaces(&store).contains(&ns) {
+        json_response(StatusCode::OK, &namespace_json(&ns))
+    } else {
+        ApiError::not_found("namespaces", &ns).into_response()
+    }
+}
+
+/// `GET` of a collection across namespaces (`/api/v1/pods`, `/api/v1/events`).
+fn list_all(res: Resource) -> MethodRouter<Store> {
+    only_get(get(
+        move |State(s): State<Store>, RawQuery(q): RawQuery, h: HeaderMap| async move {
+            respond(collection(s, res, None, Query::parse(q.as_deref()), &h))
+        },
+    ))
+}
+
+/// `GET` of a collection in one namespace (`…/namespaces/{ns}/pods`, `…/events`).
+fn list_in_namespace(res: Resource) -> MethodRouter<Store> {
+    get(
+        move |State(s): State<Store>,
+              Path(ns): Path<String>,
+              RawQuery(q): RawQuery,
+              h: HeaderMap| async move {
+            respond(collection(s, res, Some(ns), Query::parse(q.as_deref()), &h))
+        },
+    )
+}
+
+/// `GET` of one object (`…/pods/{name}`, `…/pods/{name}/status`, `…/events/{name}`).
+fn get_one(res: Resource) -> MethodRouter<Store> {
+    get(
+        move |State(s): State<Store>, Path((ns, name)): Path<(String, String)>, h: HeaderMap| async move {
+            respond(single(&s, res, &ns, &name, &h))
+        },
+    )
+}
+
+/// LIST or WATCH of a collection. Everything fits in one page (no `continue` is ever issued), and
+/// `metadata.resourceVersion` is the store's current RV.
+fn collection(
+    store: Store,
+    res: Resource,
+    ns: Option<String>,
+    q: Query,
+    h: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let sel = Selector::parse(res, q.get("fieldSelector"), q.get("labelSelector"))?;
+    let as_table = table::wants_table(h);
+    if q.flag("watch")? {
+        return watch::serve(store, res, ns, sel, &q, as_table);
+    }
+    q.number("limit")?;
+    if q.get("continue").is_some_and(|c| !c.is_empty()) {
+        return Err(ApiError {
+            code: 410,
+            reason: "Expired",
+            message: "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.".to_string(),
+        });
+    }
+    let (objects, rv) = store.list(res, ns.as_deref());
+    let objects: Vec<Object> = objects.into_iter().filter(|o| sel.matches(o)).collect();
+    let body = if as_table {
+        table::table(res, &objects, rv, store.now())
+    } else {
+        let items: Vec<Value> = objects.iter().map(Object::to_json).collect();
+        json!({
+            "kind": format!("{}List", res.kind()), "apiVersion": "v1",
+            "metadata": {"resourceVersion": rv.to_string()}, "items": items
+        })
+    };
+    Ok(json_response(StatusCode::OK, &body))
+}
+
+fn single(
+    store: &Store,
+    res: Resource,
+    ns: &str,
+    name: &str,
+    h: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let (objects, rv) = store.list(res, Some(ns));
+    let obj = objects
+        .into_iter()
+        .find(|o| o.name() == name)
+        .ok_or_else(|| ApiError::not_found(res.plural(), name))?;
+    let body = if table::wants_table(h) {
+        table::table(res, std::slice::from_ref(&obj), rv, store.now())
+    } else {
+        obj.to_json()
+    };
+    Ok(json_response(StatusCode::OK, &body))
+}
