@@ -15,13 +15,14 @@ use crate::app::state::State;
 use crate::model::{LineKind, LogLine};
 
 /// Colours of the container prefixes with `a` (by the container's position in the pod).
+/// No yellow, grey or white: they vanish on light or dark backgrounds (see [`super::theme`]).
 const PALETTE: [Color; 6] = [
     Color::Cyan,
     Color::Green,
-    Color::Yellow,
     Color::Magenta,
     Color::Blue,
     Color::LightRed,
+    Color::LightBlue,
 ];
 /// Width of a shown timestamp (`2024-06-03T07:19:01.123Z `).
 const TS_W: usize = 25;
@@ -42,7 +43,11 @@ pub fn title(state: &State) -> String {
     let mut parts = vec![format!(
         "{}logs {what} ({})",
         if p.focused { "▶ " } else { "" },
-        if p.previous { "previous" } else { "current" }
+        if p.previous {
+            "previous instance"
+        } else {
+            "current"
+        }
     )];
     parts.push(if p.following() { "following" } else { "paused" }.to_owned());
     if p.buffer.evicted() > 0 {
