@@ -63,6 +63,38 @@ fn no_size_panics_with_or_without_help() {
     let _ = render(&empty, 0, 0);
 }
 
+/// Every size from 1×1 to 200×60 draws, with the log pane shown too.
+#[test]
+fn no_size_panics_with_the_log_pane() {
+    let mut s = crash_looping();
+    update(&mut s, key(crossterm::event::KeyCode::Char('l')));
+    assert!(s.logs.shown);
+    for w in (1..=200).step_by(7).chain([200]) {
+        for h in (1..=60).step_by(3).chain([60]) {
+            let _ = render(&s, w, h);
+        }
+    }
+}
+
+/// 40×10 has no room for log lines: the pane's one row says so instead of showing nothing.
+#[test]
+fn forty_by_ten_says_the_log_pane_does_not_fit() {
+    let mut s = crash_looping();
+    update(&mut s, key(crossterm::event::KeyCode::Char('l')));
+    let backend = render(&s, 40, 10);
+    let screen = text(&backend);
+    assert!(
+        screen.contains("terminal too small for the log pane"),
+        "{screen}"
+    );
+    assert!(screen.contains("STATUS"), "{screen}");
+    insta::assert_snapshot!("log-pane@40x10", backend);
+    // With room for its title and two lines the pane is drawn.
+    let tall = text(&render(&s, 40, 20));
+    assert!(!tall.contains("too small"), "{tall}");
+    assert!(tall.contains("logs app"), "{tall}");
+}
+
 #[test]
 fn twenty_by_five_keeps_identity_and_status() {
     let s = crash_looping();

@@ -128,10 +128,14 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
 
 /// Rows of the smallest detail pane next to the log pane.
 const DETAIL_MIN_WITH_LOGS: u16 = 6;
+/// Rows the log pane keeps whatever the size: one, to say when it is too small to show lines.
+const LOGS_FLOOR: u16 = 1;
 
 /// Splits `area` when the log pane is shown: header, the diagnosis block's title and first
 /// headline, containers, the detail (up to a third of the room, at least
-/// [`DETAIL_MIN_WITH_LOGS`] rows when it wants them), the log pane with the rest, footer. Conditions and events are not shown (events can be woven into the log).
+/// [`DETAIL_MIN_WITH_LOGS`] rows when it wants them), the log pane with the rest (at least
+/// [`LOGS_FLOOR`] row while the body has two), footer. Conditions and events are not shown
+/// (events can be woven into the log).
 /// Returns the areas (conditions and events empty) and the log pane's rectangle.
 #[must_use]
 pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
@@ -139,13 +143,19 @@ pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
     let footer_h = u16::from(h >= 4);
     let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
     let mut rest = h - footer_h - header_h;
-    let third = (rest / 3).max(2);
     let floor = diagnosis_floor(rest);
+    // The diagnosis headline first when the body is a single row.
+    let logs_floor = if rest >= 2 {
+        take(&mut rest, LOGS_FLOOR)
+    } else {
+        0
+    };
+    let third = (rest / 3).max(2);
     let diagnosis = take(&mut rest, wanted.diagnosis.min(floor));
     let containers = take(&mut rest, wanted.containers.min(third));
     let detail_cap = (rest / 3).max(DETAIL_MIN_WITH_LOGS);
     let detail = take(&mut rest, wanted.detail.min(detail_cap));
-    let logs_h = rest;
+    let logs_h = logs_floor + rest;
     let mut y = area.y;
     let mut next = |height: u16| {
         let r = Rect::new(area.x, y, area.width, height);

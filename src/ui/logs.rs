@@ -68,13 +68,34 @@ pub fn title(state: &State) -> String {
     parts.join(" · ")
 }
 
-/// Draws the pane in `area` (title row, lines, and the prompt row while typing).
+/// Rows the pane needs to be of use: its title and two lines.
+pub const MIN_ROWS: u16 = 3;
+
+/// Draws the pane in `area` (title row, lines, and the prompt row while typing); below
+/// [`MIN_ROWS`] rows, one line that says the terminal is too small for it.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     if area.height == 0 {
         return;
     }
     let p = &state.logs;
     let t = &state.theme;
+    if area.height < MIN_ROWS {
+        let needed = MIN_ROWS - area.height;
+        let long = format!(
+            "terminal too small for the log pane ({needed} more row{} needed; l hides it)",
+            if needed == 1 { "" } else { "s" }
+        );
+        let text = [
+            long.as_str(),
+            "terminal too small for the log pane",
+            "too small for logs",
+        ]
+        .into_iter()
+        .find(|s| width::cells(s) <= usize::from(area.width))
+        .unwrap_or("too small for logs");
+        frame.render_widget(Paragraph::new(Span::styled(text, t.warn)), area);
+        return;
+    }
     let cols = usize::from(area.width);
     let mut rows = usize::from(area.height.saturating_sub(1));
     let prompt = p.input.as_ref().map(|i| {
