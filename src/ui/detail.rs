@@ -74,6 +74,10 @@ pub fn lines(
     let mut out = Vec::new();
     let (text, style) = state_text(&c.state, t);
     let pod_finished = matches!(pod.phase.as_str(), "Succeeded" | "Failed");
+    let deleted = matches!(
+        state.connection,
+        crate::app::state::Connection::Deleted { .. }
+    );
     match &c.state {
         ContainerState::Waiting { message, .. } => {
             out.push(field("State", vec![Span::styled(text, style)], t.label));
@@ -106,7 +110,14 @@ pub fn lines(
             out.push(field("State", vec![Span::styled(text, style)], t.label));
         }
     }
-    if let Some(b) = &c.backoff {
+    if let Some(b) = c.backoff.as_ref().filter(|_| deleted) {
+        // Nothing restarts a deleted pod's containers: no clock, no gauge.
+        out.push(field(
+            "Back-off",
+            vec![Span::styled(countdown::deleted_text(b), t.dim)],
+            t.label,
+        ));
+    } else if let Some(b) = &c.backoff {
         // The countdown's words first in priority: the gauge only where both fit.
         let mut words = countdown::text(b, now);
         // Without the watch the kubelet may well have restarted it already: say the clock runs

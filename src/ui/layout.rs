@@ -12,8 +12,13 @@ use ratatui::layout::Rect;
 /// Content heights each pane would like, in rows, including its one title row.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Wanted {
-    /// Header rows (3, plus the wrapped notice and hint).
+    /// Header rows (its fixed part, plus the wrapped notice and hint).
     pub header: u16,
+    /// Rows of the header's fixed part (identity with the connection text, kubectl columns,
+    /// placement, each wrapped): kept up to a third of the frame even past [`header_cap`].
+    pub header_fixed: u16,
+    /// Footer rows: the key hints' one row, or the status line wrapped (0 counts as 1).
+    pub footer: u16,
     /// Diagnosis block: title + its lines (0 without findings).
     pub diagnosis: u16,
     /// Container list: title + one row per container.
@@ -75,8 +80,7 @@ fn header_cap(h: u16) -> u16 {
 #[must_use]
 pub fn areas(area: Rect, wanted: Wanted) -> Areas {
     let h = area.height;
-    let footer_h = u16::from(h >= 4);
-    let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
+    let (header_h, footer_h) = header_footer(h, wanted);
     let mut rest = h - footer_h - header_h;
     let body = rest;
 
@@ -140,8 +144,7 @@ const LOGS_FLOOR: u16 = 1;
 #[must_use]
 pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
     let h = area.height;
-    let footer_h = u16::from(h >= 4);
-    let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
+    let (header_h, footer_h) = header_footer(h, wanted);
     let mut rest = h - footer_h - header_h;
     let floor = diagnosis_floor(rest);
     // The diagnosis headline first when the body is a single row.
@@ -188,8 +191,7 @@ pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
 #[must_use]
 pub fn areas_expanded(area: Rect, wanted: Wanted) -> Areas {
     let h = area.height;
-    let footer_h = u16::from(h >= 4);
-    let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
+    let (header_h, footer_h) = header_footer(h, wanted);
     let body = h - footer_h - header_h;
     let header = Rect::new(area.x, area.y, area.width, header_h);
     let diagnosis = Rect::new(area.x, area.y + header_h, area.width, body);
@@ -203,6 +205,20 @@ pub fn areas_expanded(area: Rect, wanted: Wanted) -> Areas {
         events: empty,
         footer: Rect::new(area.x, area.y + header_h + body, area.width, footer_h),
     }
+}
+
+/// The header's and the footer's rows in a frame `h` rows high: the header up to
+/// [`header_cap`], or its fixed part up to a third of the frame if that is more; the footer one
+/// row from 4 rows, its wrapped status line up to a quarter of the frame.
+fn header_footer(h: u16, wanted: Wanted) -> (u16, u16) {
+    let footer_h = if h >= 4 {
+        wanted.footer.clamp(1, (h / 4).max(1))
+    } else {
+        0
+    };
+    let cap = header_cap(h).max(wanted.header_fixed.min(h / 3));
+    let header_h = wanted.header.min(cap).min(h - footer_h);
+    (header_h, footer_h)
 }
 
 /// Takes up to `want` rows from `rest`.
@@ -219,6 +235,8 @@ mod tests {
     fn wanted(events_first: bool) -> Wanted {
         Wanted {
             header: 3,
+            header_fixed: 3,
+            footer: 1,
             diagnosis: 12,
             containers: 3,
             detail: 14,
