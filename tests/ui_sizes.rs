@@ -172,3 +172,20 @@ fn a_lost_watch_marks_the_countdown_as_last_seen() {
         "{screen}"
     );
 }
+
+/// A run's length from whole-second `startedAt`/`finishedAt`: the same second is `<1s`, one
+/// second apart `≈1s` (a 0.1 s run that crossed a second boundary), never a plain `1s`.
+#[test]
+fn a_sub_second_run_is_not_shown_as_one_second() {
+    for (gap, want) in [(0, "ran <1s"), (1, "ran ≈1s"), (45, "ran 45s")] {
+        let mut s = crash_looping();
+        if let Some(pod) = s.pod.as_mut() {
+            let last = pod.containers[1].last_state.as_mut().expect("a last state");
+            last.started_at = last
+                .finished_at
+                .map(|f| f - jiff::SignedDuration::from_secs(gap));
+        }
+        let screen = text(&render(&s, 120, 40));
+        assert!(screen.contains(want), "{want}:\n{screen}");
+    }
+}

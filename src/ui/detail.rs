@@ -222,7 +222,7 @@ fn terminated(
         times.push(format!("finished {}", clock::ago(f, now)));
     }
     match (started, term.finished_at) {
-        (Some(s), Some(f)) => times.push(format!("ran {}", clock::human(f.duration_since(s)))),
+        (Some(s), Some(f)) => times.push(format!("ran {}", clock::ran(s, f))),
         (None, _) if term.started_at.is_some() => times.push("never started".to_owned()),
         _ => {}
     }
