@@ -120,7 +120,8 @@ fn no_color_theme_keeps_the_text() {
     assert!(!any_color, "NO_COLOR theme must not set colours");
 }
 
-/// The palette rule: no cell of the main frames (each case above, the log pane, the help) has a
+/// The palette rule: no cell of the main frames (each case above, the log pane, the help, the
+/// port-forward panel) has a
 /// grey, white or yellow foreground or background, unreadable on a light or a dark terminal.
 #[test]
 fn colours_read_on_light_and_dark_backgrounds() {
@@ -148,6 +149,10 @@ fn colours_read_on_light_and_dark_backgrounds() {
     let mut help = cases::state("04-crashloop-oomkilled-jvm", false);
     podscope::app::update(&mut help, common::key(KeyCode::Char('?')));
     frames.push(("help".to_owned(), help));
+    let mut forwards = cases::state("04-crashloop-oomkilled-jvm", false);
+    podscope::app::update(&mut forwards, common::key(KeyCode::Char('f')));
+    assert!(forwards.forwards.shown);
+    frames.push(("port-forwards".to_owned(), forwards));
     for (name, state) in &frames {
         for (w, h) in [(120, 40), (80, 24)] {
             let backend = render(state, w, h);
