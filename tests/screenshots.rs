@@ -1,11 +1,21 @@
-//! Screenshots produced by code from the same fixtures as the snapshots (style.md rule 17).
-//! Run with `cargo test --test screenshots -- --ignored`; writes `screenshots/<name>.svg`.
+//! Screenshots produced by code from the same fixtures as the snapshots, each on a dark and on a
+//! light terminal. Run with `cargo test --test screenshots -- --ignored`; writes
+//! `screenshots/<name>.svg` (dark) and `screenshots/<name>-light.svg`.
 
 mod common;
 
 use common::{cases, key, render, svg};
 use crossterm::event::KeyCode;
 use podscope::app::update;
+use ratatui::backend::TestBackend;
+
+/// Writes `backend`'s frame as `<name>.svg` (dark terminal) and `<name>-light.svg` into `dir`.
+fn write(dir: &std::path::Path, name: &str, backend: &TestBackend) {
+    for (suffix, palette) in [("", &svg::DARK), ("-light", &svg::LIGHT)] {
+        let path = dir.join(format!("{name}{suffix}.svg"));
+        std::fs::write(&path, svg::to_svg_with(backend.buffer(), palette)).expect("write svg");
+    }
+}
 
 const SHOTS: &[(&str, &str)] = &[
     ("crashloop-oomkilled", "04-crashloop-oomkilled-jvm"),
@@ -40,29 +50,21 @@ fn write_screenshots() {
     for (name, case) in SHOTS {
         let mut state = cases::state(case, false);
         cases::owner_gone(&mut state);
-        let backend = render(&state, 120, 40);
-        let path = dir.join(format!("{name}.svg"));
-        std::fs::write(&path, svg::to_svg(backend.buffer())).expect("write svg");
+        write(&dir, name, &render(&state, 120, 40));
     }
     let logs = cases::state_with_log("04-crashloop-oomkilled-jvm", "coord", 5);
-    let backend = render(&logs, 120, 40);
-    std::fs::write(dir.join("log-pane.svg"), svg::to_svg(backend.buffer())).expect("write svg");
+    write(&dir, "log-pane", &render(&logs, 120, 40));
     let mut help = cases::state("04-crashloop-oomkilled-jvm", false);
     update(&mut help, key(KeyCode::Char('?')));
-    let backend = render(&help, 120, 40);
-    std::fs::write(dir.join("help.svg"), svg::to_svg(backend.buffer())).expect("write svg");
+    write(&dir, "help", &render(&help, 120, 40));
     // The diagnosis expanded (Enter) and an event selected in full (Tab): case 07.
     let case = "07-liveness-kills-slow-start-exit143";
     let mut expanded = cases::state(case, false);
     update(&mut expanded, key(KeyCode::Enter));
-    let backend = render(&expanded, 120, 40);
-    let path = dir.join("diagnosis-expanded.svg");
-    std::fs::write(path, svg::to_svg(backend.buffer())).expect("write svg");
+    write(&dir, "diagnosis-expanded", &render(&expanded, 120, 40));
     let mut event = cases::state(case, false);
     update(&mut event, key(KeyCode::Tab));
     update(&mut event, key(KeyCode::Down));
     update(&mut event, key(KeyCode::Down));
-    let backend = render(&event, 120, 40);
-    let path = dir.join("event-selected.svg");
-    std::fs::write(path, svg::to_svg(backend.buffer())).expect("write svg");
+    write(&dir, "event-selected", &render(&event, 120, 40));
 }

@@ -119,3 +119,57 @@ fn no_color_theme_keeps_the_text() {
         .any(|c| c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset);
     assert!(!any_color, "NO_COLOR theme must not set colours");
 }
+
+/// The palette rule: no cell of the main frames (each case above, the log pane, the help, the
+/// port-forward panel) has a
+/// grey, white or yellow foreground or background, unreadable on a light or a dark terminal.
+#[test]
+fn colours_read_on_light_and_dark_backgrounds() {
+    use crossterm::event::KeyCode;
+    use podscope::ui::theme::Theme;
+    let cases = [
+        "04-crashloop-oomkilled-jvm",
+        "02-crashloop-exit127-metrics-sidecar",
+        "12-native-sidecar-job-completed",
+        "08-init-crashloop-exit1-termination-message",
+        "21-terminating-job-tracking-finalizer",
+    ];
+    let mut frames: Vec<(String, podscope::app::State)> = cases
+        .iter()
+        .map(|c| {
+            let mut s = cases::state(c, false);
+            cases::owner_gone(&mut s);
+            ((*c).to_owned(), s)
+        })
+        .collect();
+    frames.push((
+        "log pane".to_owned(),
+        cases::state_with_log("04-crashloop-oomkilled-jvm", "coord", 5),
+    ));
+    let mut help = cases::state("04-crashloop-oomkilled-jvm", false);
+    podscope::app::update(&mut help, common::key(KeyCode::Char('?')));
+    frames.push(("help".to_owned(), help));
+    let mut forwards = cases::state("04-crashloop-oomkilled-jvm", false);
+    podscope::app::update(&mut forwards, common::key(KeyCode::Char('f')));
+    assert!(forwards.overlay.forwards_shown());
+    frames.push(("port-forwards".to_owned(), forwards));
+    for (name, state) in &frames {
+        for (w, h) in [(120, 40), (80, 24)] {
+            let backend = render(state, w, h);
+            let buf = backend.buffer();
+            for y in 0..h {
+                for x in 0..w {
+                    let c = &buf[(x, y)];
+                    assert!(
+                        !Theme::unreadable(c.fg) && !Theme::unreadable(c.bg),
+                        "{name} at {w}×{h}: cell ({x},{y}) `{}` is {:?} on {:?}\n{}",
+                        c.symbol(),
+                        c.fg,
+                        c.bg,
+                        text(&backend)
+                    );
+                }
+            }
+        }
+    }
+}

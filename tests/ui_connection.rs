@@ -83,8 +83,8 @@ fn deleted_and_recreated_are_announced() {
         "{row}"
     );
     assert!(
-        text(&render(&s, 120, 40)).contains("STATUS Running"),
-        "last state kept"
+        text(&render(&s, 120, 40)).contains("STATUS Deleted (was Running)"),
+        "gone, the last state kept"
     );
     update(
         &mut s,
@@ -115,8 +115,8 @@ fn warning_events_are_highlighted() {
     let buf = backend.buffer();
     let y = u16::try_from(y).expect("row fits");
     let normal = u16::try_from(normal).expect("row fits");
-    assert_eq!(buf[(0, y)].fg, Color::Yellow);
-    assert_ne!(buf[(0, normal)].fg, Color::Yellow);
+    assert_eq!(buf[(0, y)].fg, Color::Magenta);
+    assert_ne!(buf[(0, normal)].fg, Color::Magenta);
 }
 
 #[test]
@@ -143,4 +143,42 @@ fn a_deleted_pod_drops_its_termination_diagnosis() {
         assert!(!screen.contains("grace period"), "{screen}");
         assert!(!screen.contains("has not confirmed"), "{screen}");
     }
+}
+
+/// A crash-looping pod deleted while attached: STATUS says it is gone (the last STATUS in
+/// dim), and no restart countdown runs, since nothing will restart its containers.
+#[test]
+fn a_deleted_pods_status_and_countdown_stop() {
+    let case = "04-crashloop-oomkilled-jvm";
+    let mut s = cases::state(case, false);
+    let now = s.now;
+    update(&mut s, Msg::PodDeleted(Box::new(cases::pod(case))));
+    let mut back_off_rows = Vec::new();
+    for later in [0, 1, 65] {
+        update(
+            &mut s,
+            Msg::Tick(now + jiff::SignedDuration::from_secs(later)),
+        );
+        let backend = render(&s, 120, 40);
+        let screen = text(&backend);
+        assert!(
+            screen.contains("STATUS Deleted (was CrashLoopBackOff)"),
+            "{screen}"
+        );
+        assert!(!screen.contains("restart in"), "{screen}");
+        assert!(!screen.contains("overdue"), "{screen}");
+        let row = common::rows(&backend)
+            .into_iter()
+            .find(|r| r.starts_with("Back-off"))
+            .expect("the back-off row");
+        assert!(
+            row.contains("no restart: pod deleted (back-off 2m40s)") && !row.contains('━'),
+            "{row}"
+        );
+        back_off_rows.push(row);
+    }
+    assert!(back_off_rows.windows(2).all(|w| w[0] == w[1]));
+    let backend = render(&s, 80, 24);
+    assert!(text(&backend).contains("no restart: deleted"));
+    insta::assert_snapshot!("deleted-crashloop@80x24", backend);
 }

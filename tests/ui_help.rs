@@ -124,3 +124,30 @@ fn arrows_scroll_help_only_while_it_is_open() {
     assert_eq!(s.overlay.help_scroll(), None);
     assert_eq!(s.target.selected, selected.saturating_sub(1));
 }
+
+/// `p` has one name, the README's: "previous instance" in the help, the log pane's footer and
+/// its title once pressed.
+#[test]
+fn p_is_called_previous_instance_everywhere() {
+    let help = scroll_through(120, 40, KeyCode::Down).join("\n");
+    assert!(
+        help.contains("p") && help.contains("previous instance"),
+        "{help}"
+    );
+    assert!(!help.contains("previous run"), "{help}");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    assert!(
+        readme.contains("| `p` | previous instance"),
+        "README names `p`"
+    );
+    let mut s = common::cases::state_with_log("04-crashloop-oomkilled-jvm", "coord", 5);
+    let footer = text(&render(&s, 120, 40));
+    assert!(footer.contains("p previous instance"), "{footer}");
+    update(&mut s, key(KeyCode::Char('p')));
+    let screen = text(&render(&s, 120, 40));
+    assert!(
+        screen.contains("logs coord (previous instance)"),
+        "{screen}"
+    );
+}

@@ -63,6 +63,38 @@ fn no_size_panics_with_or_without_help() {
     let _ = render(&empty, 0, 0);
 }
 
+/// Every size from 1×1 to 200×60 draws, with the log pane shown too.
+#[test]
+fn no_size_panics_with_the_log_pane() {
+    let mut s = crash_looping();
+    update(&mut s, key(crossterm::event::KeyCode::Char('l')));
+    assert!(s.target.logs.shown);
+    for w in (1..=200).step_by(7).chain([200]) {
+        for h in (1..=60).step_by(3).chain([60]) {
+            let _ = render(&s, w, h);
+        }
+    }
+}
+
+/// 40×10 has no room for log lines: the pane's one row says so instead of showing nothing.
+#[test]
+fn forty_by_ten_says_the_log_pane_does_not_fit() {
+    let mut s = crash_looping();
+    update(&mut s, key(crossterm::event::KeyCode::Char('l')));
+    let backend = render(&s, 40, 10);
+    let screen = text(&backend);
+    assert!(
+        screen.contains("terminal too small for the log pane"),
+        "{screen}"
+    );
+    assert!(screen.contains("STATUS"), "{screen}");
+    insta::assert_snapshot!("log-pane@40x10", backend);
+    // With room for its title and two lines the pane is drawn.
+    let tall = text(&render(&s, 40, 20));
+    assert!(!tall.contains("too small"), "{tall}");
+    assert!(tall.contains("logs app"), "{tall}");
+}
+
 #[test]
 fn twenty_by_five_keeps_identity_and_status() {
     let s = crash_looping();
@@ -139,4 +171,21 @@ fn a_lost_watch_marks_the_countdown_as_last_seen() {
         screen.contains("restart overdue (back-off 2m40s) · not connected: last state seen"),
         "{screen}"
     );
+}
+
+/// A run's length from whole-second `startedAt`/`finishedAt`: the same second is `<1s`, one
+/// second apart `≈1s` (a 0.1 s run that crossed a second boundary), never a plain `1s`.
+#[test]
+fn a_sub_second_run_is_not_shown_as_one_second() {
+    for (gap, want) in [(0, "ran <1s"), (1, "ran ≈1s"), (45, "ran 45s")] {
+        let mut s = crash_looping();
+        if let Some(pod) = s.target.pod.as_mut() {
+            let last = pod.containers[1].last_state.as_mut().expect("a last state");
+            last.started_at = last
+                .finished_at
+                .map(|f| f - jiff::SignedDuration::from_secs(gap));
+        }
+        let screen = text(&render(&s, 120, 40));
+        assert!(screen.contains(want), "{want}:\n{screen}");
+    }
 }

@@ -59,7 +59,7 @@ fn a_stale_stream_changes_nothing() {
     update(&mut s, lines_msg(2, vec![raw("app", 1, "previous run")]));
     assert_eq!(texts(&s), ["previous run"]);
     let screen = text(&render(&s, 80, 24));
-    assert!(screen.contains("logs app (previous)"), "{screen}");
+    assert!(screen.contains("logs app (previous instance)"), "{screen}");
 }
 
 /// `default/web` with proxy and app, app in `state` with restartCount `rc`, `lastState` `last`

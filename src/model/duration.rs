@@ -203,6 +203,19 @@ pub fn human_duration(d: SignedDuration) -> String {
     format!("{years}y")
 }
 
+/// How long a container instance ran, from its `startedAt` and `finishedAt`: both arrive in
+/// whole seconds, truncated (`metav1.Time` is RFC 3339 without a fraction), so their
+/// difference `d` is off by up to a second either way. `<1s` when they fall in the same second
+/// (the run was under a second), `≈1s` one second apart (anywhere between 0 and 2 s: a 0.1 s
+/// run that crosses a second boundary), else [`human_duration`] of `d`.
+pub fn run_duration(d: SignedDuration) -> String {
+    match d.as_secs() {
+        0 => "<1s".to_owned(),
+        1 => "≈1s".to_owned(),
+        _ => human_duration(d),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,5 +322,15 @@ mod tests {
         assert_eq!(human_duration(SignedDuration::from_millis(-1500)), "0s");
         assert_eq!(human_duration(SignedDuration::from_millis(-500)), "0s");
         assert_eq!(human_duration(SignedDuration::from_millis(1999)), "1s");
+    }
+
+    #[test]
+    fn run_duration_says_what_whole_second_timestamps_allow() {
+        let text = |s: i64| run_duration(SignedDuration::from_secs(s));
+        assert_eq!(text(0), "<1s");
+        assert_eq!(text(1), "≈1s");
+        assert_eq!(text(2), "2s");
+        assert_eq!(text(45), "45s");
+        assert_eq!(text(270), "4m30s");
     }
 }

@@ -146,12 +146,21 @@ fn row(
         Span::raw(restarts),
     ];
     if let Some(b) = &c.backoff {
-        let text = if wide {
-            countdown::text(b, state.now)
+        if matches!(state.target.connection, Connection::Deleted { .. }) {
+            let text = if wide {
+                countdown::deleted_text(b)
+            } else {
+                "no restart: deleted".to_owned()
+            };
+            spans.push(Span::styled(text, t.dim));
         } else {
-            countdown::short_text(b, state.now)
-        };
-        spans.push(Span::styled(text, t.warn));
+            let text = if wide {
+                countdown::text(b, state.now)
+            } else {
+                countdown::short_text(b, state.now)
+            };
+            spans.push(Span::styled(text, t.warn));
+        }
     } else if let Some(last) = c.last_state.as_ref().filter(|_| wide) {
         let reason = if last.reason.is_empty() {
             "Terminated"

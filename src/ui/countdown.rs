@@ -45,6 +45,21 @@ pub fn short_text(backoff: &Backoff, now: Timestamp) -> String {
     }
 }
 
+/// The countdown of a deleted pod: nothing will restart it, so no clock runs:
+/// `no restart: pod deleted (back-off 40s)`.
+#[must_use]
+pub fn deleted_text(backoff: &Backoff) -> String {
+    let approx = if backoff.source == BackoffSource::Estimate {
+        "≈"
+    } else {
+        ""
+    };
+    format!(
+        "no restart: pod deleted (back-off {approx}{})",
+        clock::go(backoff.delay)
+    )
+}
+
 /// A `width`-cell bar: filled part = elapsed share of the back-off, as two styled spans.
 #[must_use]
 pub fn gauge(backoff: &Backoff, now: Timestamp, width: u16, theme: &Theme) -> Vec<Span<'static>> {

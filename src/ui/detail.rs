@@ -74,6 +74,10 @@ pub fn lines(
     let mut out = Vec::new();
     let (text, style) = state_text(&c.state, t);
     let pod_finished = matches!(pod.phase.as_str(), "Succeeded" | "Failed");
+    let deleted = matches!(
+        state.target.connection,
+        crate::app::state::Connection::Deleted { .. }
+    );
     match &c.state {
         ContainerState::Waiting { message, .. } => {
             out.push(field("State", vec![Span::styled(text, style)], t.label));
@@ -106,7 +110,14 @@ pub fn lines(
             out.push(field("State", vec![Span::styled(text, style)], t.label));
         }
     }
-    if let Some(b) = &c.backoff {
+    if let Some(b) = c.backoff.as_ref().filter(|_| deleted) {
+        // Nothing restarts a deleted pod's containers: no clock, no gauge.
+        out.push(field(
+            "Back-off",
+            vec![Span::styled(countdown::deleted_text(b), t.dim)],
+            t.label,
+        ));
+    } else if let Some(b) = &c.backoff {
         // The countdown's words first in priority: the gauge only where both fit.
         let mut words = countdown::text(b, now);
         // Without the watch the kubelet may well have restarted it already: say the clock runs
@@ -211,7 +222,7 @@ fn terminated(
         times.push(format!("finished {}", clock::ago(f, now)));
     }
     match (started, term.finished_at) {
-        (Some(s), Some(f)) => times.push(format!("ran {}", clock::human(f.duration_since(s)))),
+        (Some(s), Some(f)) => times.push(format!("ran {}", clock::ran(s, f))),
         (None, _) if term.started_at.is_some() => times.push("never started".to_owned()),
         _ => {}
     }

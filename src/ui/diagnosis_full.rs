@@ -44,6 +44,8 @@ pub fn lines(state: &State, cols: u16) -> Vec<Line<'static>> {
 fn visible(state: &State, cols: u16, rows: u16) -> usize {
     let wanted = layout::Wanted {
         header: header::wanted(state, cols),
+        header_fixed: header::fixed_rows(state, cols),
+        footer: super::footer::wanted(state, cols),
         ..layout::Wanted::default()
     };
     let areas = layout::areas_expanded(Rect::new(0, 0, cols, rows), wanted);

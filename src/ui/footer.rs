@@ -3,18 +3,37 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::keymap;
 use crate::app::state::State;
 
+/// Rows the footer wants at `width` columns: one for the key hints, the status line wrapped
+/// (a failed shell's whole error).
+#[must_use]
+pub fn wanted(state: &State, width: u16) -> u16 {
+    match &state.target.logs.status {
+        Some(status) => u16::try_from(status_paragraph(status, state).line_count(width.max(1)))
+            .unwrap_or(u16::MAX)
+            .max(1),
+        None => 1,
+    }
+}
+
+/// The status line, wrapped at words.
+fn status_paragraph(status: &str, state: &State) -> Paragraph<'static> {
+    Paragraph::new(Span::styled(status.to_owned(), state.config.theme.notice))
+        .wrap(Wrap { trim: true })
+}
+
 /// Draws `j/↓ next container  k/↑ previous container  l logs  e shell  …  ? help  q quit` (the
 /// rows active in the current mode: the port-forward panel's or the pod switcher's keys while one is open),
-/// or the log pane's status line (saved file, no match) when there is one.
+/// or the log pane's status line (saved file, no match, how a shell ended) when there is one,
+/// wrapped onto the rows the layout gave it.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.config.theme;
     if let Some(status) = &state.target.logs.status {
-        frame.render_widget(Paragraph::new(Span::styled(status.clone(), t.notice)), area);
+        frame.render_widget(status_paragraph(status, state), area);
         return;
     }
     let mode = state.key_mode();

@@ -12,30 +12,52 @@ use crate::app::state::{Connection, State};
 use crate::model::PodSummary;
 use crate::model::deletion::diagnose;
 
-/// Rows the header wants at `width` columns: identity, columns, placement, then the notice and
-/// the deletion hint (how to release a pod stuck on its finalizers), each wrapped to `width`.
+/// Rows the header wants at `width` columns: its fixed part ([`fixed_rows`]), then the notice
+/// and the deletion hint (how to release a pod stuck on its finalizers), each wrapped to
+/// `width`.
 #[must_use]
 pub fn wanted(state: &State, width: u16) -> u16 {
     let notes = notes_paragraph(state).line_count(width.max(1));
-    3u16.saturating_add(u16::try_from(notes).unwrap_or(u16::MAX))
+    fixed_rows(state, width).saturating_add(u16::try_from(notes).unwrap_or(u16::MAX))
 }
 
-/// Draws the header into `area`: the three fixed lines, then as much of the wrapped notes as
-/// fits.
+/// Rows of the header's fixed part at `width` columns: the identity line with the connection
+/// state wrapped (a long connection error in full), and the kubectl columns and placement
+/// fields flowed onto as many lines as they need.
+#[must_use]
+pub fn fixed_rows(state: &State, width: u16) -> u16 {
+    let id = identity_paragraph(state).line_count(width.max(1));
+    let fields = field_lines(state, width).len().max(1);
+    u16::try_from(id + fields).unwrap_or(u16::MAX)
+}
+
+/// Draws the header into `area`: the identity (its wrapped connection text yielding to the
+/// fields when short), the fields, then as much of the wrapped notes as fits.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
-    let mut lines = vec![identity(state)];
-    if let Some(pod) = &state.target.pod {
-        lines.push(columns(pod, state));
-        if area.height >= 3 {
-            lines.push(placement(pod, state));
-        }
-    } else {
-        lines.push(Line::from(""));
-    }
-    let fixed = u16::try_from(lines.len())
-        .unwrap_or(u16::MAX)
+    let fields = field_lines(state, area.width);
+    let fields_h = u16::try_from(fields.len().max(1)).unwrap_or(u16::MAX);
+    let id = identity_paragraph(state);
+    let id_rows = u16::try_from(id.line_count(area.width.max(1))).unwrap_or(u16::MAX);
+    let id_h = id_rows
+        .min(area.height.saturating_sub(fields_h).max(1))
         .min(area.height);
-    frame.render_widget(Paragraph::new(lines), area);
+    frame.render_widget(
+        id,
+        Rect {
+            height: id_h,
+            ..area
+        },
+    );
+    let fields_h = fields_h.min(area.height - id_h);
+    frame.render_widget(
+        Paragraph::new(fields),
+        Rect {
+            y: area.y + id_h,
+            height: fields_h,
+            ..area
+        },
+    );
+    let fixed = id_h + fields_h;
     let rest = Rect {
         y: area.y + fixed,
         height: area.height - fixed,
@@ -44,6 +66,60 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     if rest.height > 0 {
         frame.render_widget(notes_paragraph(state), rest);
     }
+}
+
+/// Separator between two header fields.
+const GAP: &str = "  ";
+
+/// The kubectl columns and placement as lines of at most `width` columns: the columns on one
+/// line and the placement on the next when the columns fit, else all fields flowed together
+/// (60 columns: three lines instead of four). A field wider than `width` is cut at the edge.
+fn field_lines(state: &State, width: u16) -> Vec<Line<'static>> {
+    let Some(pod) = &state.target.pod else {
+        return vec![Line::from("")];
+    };
+    let width = usize::from(width);
+    let columns = columns(pod, state);
+    let placement = placement(pod, state);
+    let one_line = |fields: &[Vec<Span<'static>>]| {
+        fields.iter().map(|f| spans_cells(f)).sum::<usize>()
+            + GAP.len() * fields.len().saturating_sub(1)
+    };
+    if one_line(&columns) <= width {
+        let mut out = flow(vec![columns], width);
+        out.extend(flow(vec![placement], width));
+        out
+    } else {
+        flow(vec![columns, placement], width)
+    }
+}
+
+fn spans_cells(spans: &[Span<'_>]) -> usize {
+    spans.iter().map(|s| super::width::cells(&s.content)).sum()
+}
+
+/// Packs the fields of `groups` onto lines of `width` columns, two spaces apart.
+fn flow(groups: Vec<Vec<Vec<Span<'static>>>>, width: usize) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    let mut line: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for field in groups.into_iter().flatten() {
+        let w = spans_cells(&field);
+        if !line.is_empty() && used + GAP.len() + w > width {
+            out.push(Line::from(std::mem::take(&mut line)));
+            used = 0;
+        }
+        if !line.is_empty() {
+            line.push(Span::raw(GAP));
+            used += GAP.len();
+        }
+        line.extend(field);
+        used += w;
+    }
+    if !line.is_empty() {
+        out.push(Line::from(line));
+    }
+    out
 }
 
 /// The notes as one wrapped paragraph (empty when there are none).
@@ -81,6 +157,12 @@ fn notes(state: &State) -> Vec<(String, Style)> {
     out.extend(notice.map(|n| (n, state.config.theme.notice)));
     out.extend(hint.map(|h| (h, state.config.theme.dim)));
     out
+}
+
+/// `namespace/name  <connection>`, wrapped at the width: a long connection error is read in
+/// full rather than cut.
+fn identity_paragraph(state: &State) -> Paragraph<'static> {
+    Paragraph::new(identity(state)).wrap(Wrap { trim: true })
 }
 
 fn identity(state: &State) -> Line<'static> {
@@ -122,8 +204,9 @@ fn identity(state: &State) -> Line<'static> {
     ])
 }
 
-/// The kubectl columns `STATUS  READY  RESTARTS  AGE` at `state.now`.
-fn columns(pod: &PodSummary, state: &State) -> Line<'static> {
+/// The kubectl columns `STATUS`, `READY`, `RESTARTS`, `AGE` at `state.now`, one field each;
+/// a deleted pod's STATUS is `Deleted`, the last one seen after it in dim.
+fn columns(pod: &PodSummary, state: &State) -> Vec<Vec<Span<'static>>> {
     let t = &state.config.theme;
     let p = &pod.print;
     let status_style = match p.status.as_str() {
@@ -134,19 +217,30 @@ fn columns(pod: &PodSummary, state: &State) -> Line<'static> {
     };
     let ready_style = if p.ready == p.total { t.ok } else { t.warn };
     let row = pod.row(state.now);
-    Line::from(vec![
-        Span::styled("STATUS ", t.label),
-        Span::styled(row.status, status_style),
-        Span::styled("  READY ", t.label),
-        Span::styled(row.ready, ready_style),
-        Span::styled("  RESTARTS ", t.label),
-        Span::raw(row.restarts),
-        Span::styled("  AGE ", t.label),
-        Span::raw(row.age),
-    ])
+    // Gone from the API: kubectl would list nothing; say so, the last STATUS seen in dim.
+    let status = if matches!(state.target.connection, Connection::Deleted { .. }) {
+        vec![
+            Span::styled("Deleted", t.error),
+            Span::styled(format!(" (was {})", row.status), t.dim),
+        ]
+    } else {
+        vec![Span::styled(row.status, status_style)]
+    };
+    let mut status_field = vec![Span::styled("STATUS ", t.label)];
+    status_field.extend(status);
+    vec![
+        status_field,
+        vec![
+            Span::styled("READY ", t.label),
+            Span::styled(row.ready, ready_style),
+        ],
+        vec![Span::styled("RESTARTS ", t.label), Span::raw(row.restarts)],
+        vec![Span::styled("AGE ", t.label), Span::raw(row.age)],
+    ]
 }
 
-fn placement(pod: &PodSummary, state: &State) -> Line<'static> {
+/// `phase`, `QoS`, `node`, `IP`, one field each.
+fn placement(pod: &PodSummary, state: &State) -> Vec<Vec<Span<'static>>> {
     let t = &state.config.theme;
     let or_none = |v: &Option<String>| v.clone().unwrap_or_else(|| "<none>".to_owned());
     let phase = if pod.phase.is_empty() {
@@ -154,14 +248,19 @@ fn placement(pod: &PodSummary, state: &State) -> Line<'static> {
     } else {
         &pod.phase
     };
-    Line::from(vec![
-        Span::styled("phase ", t.label),
-        Span::raw(phase.to_owned()),
-        Span::styled("  QoS ", t.label),
-        Span::raw(or_none(&pod.qos_class)),
-        Span::styled("  node ", t.label),
-        Span::raw(or_none(&pod.node)),
-        Span::styled("  IP ", t.label),
-        Span::raw(or_none(&pod.pod_ip)),
-    ])
+    vec![
+        vec![Span::styled("phase ", t.label), Span::raw(phase.to_owned())],
+        vec![
+            Span::styled("QoS ", t.label),
+            Span::raw(or_none(&pod.qos_class)),
+        ],
+        vec![
+            Span::styled("node ", t.label),
+            Span::raw(or_none(&pod.node)),
+        ],
+        vec![
+            Span::styled("IP ", t.label),
+            Span::raw(or_none(&pod.pod_ip)),
+        ],
+    ]
 }

@@ -12,8 +12,13 @@ use ratatui::layout::Rect;
 /// Content heights each pane would like, in rows, including its one title row.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Wanted {
-    /// Header rows (3, plus the wrapped notice and hint).
+    /// Header rows (its fixed part, plus the wrapped notice and hint).
     pub header: u16,
+    /// Rows of the header's fixed part (identity with the connection text, kubectl columns,
+    /// placement, each wrapped): kept up to a third of the frame even past [`header_cap`].
+    pub header_fixed: u16,
+    /// Footer rows: the key hints' one row, or the status line wrapped (0 counts as 1).
+    pub footer: u16,
     /// Diagnosis block: title + its lines (0 without findings).
     pub diagnosis: u16,
     /// Container list: title + one row per container.
@@ -75,8 +80,7 @@ fn header_cap(h: u16) -> u16 {
 #[must_use]
 pub fn areas(area: Rect, wanted: Wanted) -> Areas {
     let h = area.height;
-    let footer_h = u16::from(h >= 4);
-    let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
+    let (header_h, footer_h) = header_footer(h, wanted);
     let mut rest = h - footer_h - header_h;
     let body = rest;
 
@@ -128,24 +132,33 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
 
 /// Rows of the smallest detail pane next to the log pane.
 const DETAIL_MIN_WITH_LOGS: u16 = 6;
+/// Rows the log pane keeps whatever the size: one, to say when it is too small to show lines.
+const LOGS_FLOOR: u16 = 1;
 
 /// Splits `area` when the log pane is shown: header, the diagnosis block's title and first
 /// headline, containers, the detail (up to a third of the room, at least
-/// [`DETAIL_MIN_WITH_LOGS`] rows when it wants them), the log pane with the rest, footer. Conditions and events are not shown (events can be woven into the log).
+/// [`DETAIL_MIN_WITH_LOGS`] rows when it wants them), the log pane with the rest (at least
+/// [`LOGS_FLOOR`] row while the body has two), footer. Conditions and events are not shown
+/// (events can be woven into the log).
 /// Returns the areas (conditions and events empty) and the log pane's rectangle.
 #[must_use]
 pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
     let h = area.height;
-    let footer_h = u16::from(h >= 4);
-    let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
+    let (header_h, footer_h) = header_footer(h, wanted);
     let mut rest = h - footer_h - header_h;
-    let third = (rest / 3).max(2);
     let floor = diagnosis_floor(rest);
+    // The diagnosis headline first when the body is a single row.
+    let logs_floor = if rest >= 2 {
+        take(&mut rest, LOGS_FLOOR)
+    } else {
+        0
+    };
+    let third = (rest / 3).max(2);
     let diagnosis = take(&mut rest, wanted.diagnosis.min(floor));
     let containers = take(&mut rest, wanted.containers.min(third));
     let detail_cap = (rest / 3).max(DETAIL_MIN_WITH_LOGS);
     let detail = take(&mut rest, wanted.detail.min(detail_cap));
-    let logs_h = rest;
+    let logs_h = logs_floor + rest;
     let mut y = area.y;
     let mut next = |height: u16| {
         let r = Rect::new(area.x, y, area.width, height);
@@ -178,8 +191,7 @@ pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
 #[must_use]
 pub fn areas_expanded(area: Rect, wanted: Wanted) -> Areas {
     let h = area.height;
-    let footer_h = u16::from(h >= 4);
-    let header_h = wanted.header.min(header_cap(h)).min(h - footer_h);
+    let (header_h, footer_h) = header_footer(h, wanted);
     let body = h - footer_h - header_h;
     let header = Rect::new(area.x, area.y, area.width, header_h);
     let diagnosis = Rect::new(area.x, area.y + header_h, area.width, body);
@@ -193,6 +205,20 @@ pub fn areas_expanded(area: Rect, wanted: Wanted) -> Areas {
         events: empty,
         footer: Rect::new(area.x, area.y + header_h + body, area.width, footer_h),
     }
+}
+
+/// The header's and the footer's rows in a frame `h` rows high: the header up to
+/// [`header_cap`], or its fixed part up to a third of the frame if that is more; the footer one
+/// row from 4 rows, its wrapped status line up to a quarter of the frame.
+fn header_footer(h: u16, wanted: Wanted) -> (u16, u16) {
+    let footer_h = if h >= 4 {
+        wanted.footer.clamp(1, (h / 4).max(1))
+    } else {
+        0
+    };
+    let cap = header_cap(h).max(wanted.header_fixed.min(h / 3));
+    let header_h = wanted.header.min(cap).min(h - footer_h);
+    (header_h, footer_h)
 }
 
 /// Takes up to `want` rows from `rest`.
@@ -209,6 +235,8 @@ mod tests {
     fn wanted(events_first: bool) -> Wanted {
         Wanted {
             header: 3,
+            header_fixed: 3,
+            footer: 1,
             diagnosis: 12,
             containers: 3,
             detail: 14,

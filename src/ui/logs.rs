@@ -14,13 +14,14 @@ use crate::app::state::State;
 use crate::model::{LineKind, LogLine};
 
 /// Colours of the container prefixes with `a` (by the container's position in the pod).
+/// No yellow, grey or white: they vanish on light or dark backgrounds (see [`super::theme`]).
 const PALETTE: [Color; 6] = [
     Color::Cyan,
     Color::Green,
-    Color::Yellow,
     Color::Magenta,
     Color::Blue,
     Color::LightRed,
+    Color::LightBlue,
 ];
 /// Width of a shown timestamp (`2024-06-03T07:19:01.123Z `).
 const TS_W: usize = 25;
@@ -41,7 +42,11 @@ pub fn title(state: &State) -> String {
     let mut parts = vec![format!(
         "{}logs {what} ({})",
         if p.focused { "▶ " } else { "" },
-        if p.previous { "previous" } else { "current" }
+        if p.previous {
+            "previous instance"
+        } else {
+            "current"
+        }
     )];
     parts.push(if p.following() { "following" } else { "paused" }.to_owned());
     if p.buffer.evicted() > 0 {
@@ -62,13 +67,34 @@ pub fn title(state: &State) -> String {
     parts.join(" · ")
 }
 
-/// Draws the pane in `area` (title row, lines, and the prompt row while typing).
+/// Rows the pane needs to be of use: its title and two lines.
+pub const MIN_ROWS: u16 = 3;
+
+/// Draws the pane in `area` (title row, lines, and the prompt row while typing); below
+/// [`MIN_ROWS`] rows, one line that says the terminal is too small for it.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     if area.height == 0 {
         return;
     }
     let p = &state.target.logs;
     let t = &state.config.theme;
+    if area.height < MIN_ROWS {
+        let needed = MIN_ROWS - area.height;
+        let long = format!(
+            "terminal too small for the log pane ({needed} more row{} needed; l hides it)",
+            if needed == 1 { "" } else { "s" }
+        );
+        let text = [
+            long.as_str(),
+            "terminal too small for the log pane",
+            "too small for logs",
+        ]
+        .into_iter()
+        .find(|s| width::cells(s) <= usize::from(area.width))
+        .unwrap_or("too small for logs");
+        frame.render_widget(Paragraph::new(Span::styled(text, t.warn)), area);
+        return;
+    }
     let cols = usize::from(area.width);
     let mut rows = usize::from(area.height.saturating_sub(1));
     let prompt = state.overlay.prompt().map(|i| {

@@ -39,6 +39,8 @@ pub fn view(frame: &mut Frame, state: &State) {
     let area = frame.area();
     let wanted = layout::Wanted {
         header: header::wanted(state, area.width),
+        header_fixed: header::fixed_rows(state, area.width),
+        footer: footer::wanted(state, area.width),
         diagnosis: diagnosis::wanted(state, area.width),
         containers: containers::wanted(state),
         detail: detail::wanted(state, area.width),

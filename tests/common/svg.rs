@@ -1,5 +1,6 @@
 //! `Buffer` → SVG (test-only): one `<rect>` per background run, one `<text>` per style run,
-//! monospace, a fixed ANSI palette, so screenshots are deterministic and diffable.
+//! monospace, a fixed ANSI palette (a dark or a light terminal), so screenshots are
+//! deterministic and diffable.
 
 use std::fmt::Write as _;
 
@@ -10,34 +11,60 @@ use ratatui::style::{Color, Modifier};
 const CELL_W: f64 = 8.4;
 const CELL_H: f64 = 18.0;
 const FONT_SIZE: f64 = 14.0;
-/// Default colours (a dark terminal).
-const DEFAULT_FG: &str = "#d4d4d4";
-const DEFAULT_BG: &str = "#1e1e1e";
 
-/// The fixed palette for the 16 ANSI colours (and RGB / indexed passthrough).
-fn hex(color: Color, default: &'static str) -> String {
-    let named = match color {
-        Color::Reset => default,
-        Color::Black => "#000000",
-        Color::Red => "#cd3131",
-        Color::Green => "#0dbc79",
-        Color::Yellow => "#e5e510",
-        Color::Blue => "#2472c8",
-        Color::Magenta => "#bc3fbc",
-        Color::Cyan => "#11a8cd",
-        Color::Gray => "#cccccc",
-        Color::DarkGray => "#5a5a5a",
-        Color::LightRed => "#f14c4c",
-        Color::LightGreen => "#23d18b",
-        Color::LightYellow => "#f5f543",
-        Color::LightBlue => "#3b8eea",
-        Color::LightMagenta => "#d670d6",
-        Color::LightCyan => "#29b8db",
-        Color::White => "#e5e5e5",
-        Color::Rgb(r, g, b) => return format!("#{r:02x}{g:02x}{b:02x}"),
-        Color::Indexed(i) => return format!("#{i:02x}{i:02x}{i:02x}"),
+/// A terminal's colours: its default foreground and background and its 16 ANSI colours
+/// (0–7, then the bright 8–15).
+pub struct Palette {
+    pub fg: &'static str,
+    pub bg: &'static str,
+    pub ansi: [&'static str; 16],
+}
+
+/// A dark terminal (VS Code's dark palette).
+pub const DARK: Palette = Palette {
+    fg: "#d4d4d4",
+    bg: "#1e1e1e",
+    ansi: [
+        "#000000", "#cd3131", "#0dbc79", "#e5e510", "#2472c8", "#bc3fbc", "#11a8cd", "#cccccc",
+        "#5a5a5a", "#f14c4c", "#23d18b", "#f5f543", "#3b8eea", "#d670d6", "#29b8db", "#e5e5e5",
+    ],
+};
+
+/// A light terminal: black on white with GNOME Terminal's default (Tango) palette, whose
+/// yellow and greys are as faint on white as they are in the terminal.
+pub const LIGHT: Palette = Palette {
+    fg: "#000000",
+    bg: "#ffffff",
+    ansi: [
+        "#2e3436", "#cc0000", "#4e9a06", "#c4a000", "#3465a4", "#75507b", "#06989a", "#d3d7cf",
+        "#555753", "#ef2929", "#8ae234", "#fce94f", "#729fcf", "#ad7fa8", "#34e2e2", "#eeeeec",
+    ],
+};
+
+/// `color` in `palette` (`None` for the default colour), RGB / indexed passed through.
+fn hex(color: Color, palette: &Palette) -> Option<String> {
+    let i = match color {
+        Color::Reset => return None,
+        Color::Black => 0,
+        Color::Red => 1,
+        Color::Green => 2,
+        Color::Yellow => 3,
+        Color::Blue => 4,
+        Color::Magenta => 5,
+        Color::Cyan => 6,
+        Color::Gray => 7,
+        Color::DarkGray => 8,
+        Color::LightRed => 9,
+        Color::LightGreen => 10,
+        Color::LightYellow => 11,
+        Color::LightBlue => 12,
+        Color::LightMagenta => 13,
+        Color::LightCyan => 14,
+        Color::White => 15,
+        Color::Rgb(r, g, b) => return Some(format!("#{r:02x}{g:02x}{b:02x}")),
+        Color::Indexed(i) => return Some(format!("#{i:02x}{i:02x}{i:02x}")),
     };
-    named.to_owned()
+    Some(palette.ansi[i].to_owned())
 }
 
 #[derive(Clone, PartialEq)]
@@ -45,13 +72,14 @@ struct Look {
     fg: String,
     bg: String,
     bold: bool,
+    dim: bool,
     underline: bool,
 }
 
-fn look(buf: &Buffer, x: u16, y: u16) -> Look {
+fn look(buf: &Buffer, x: u16, y: u16, palette: &Palette) -> Look {
     let cell = &buf[(x, y)];
-    let mut fg = hex(cell.fg, DEFAULT_FG);
-    let mut bg = hex(cell.bg, DEFAULT_BG);
+    let mut fg = hex(cell.fg, palette).unwrap_or_else(|| palette.fg.to_owned());
+    let mut bg = hex(cell.bg, palette).unwrap_or_else(|| palette.bg.to_owned());
     if cell.modifier.contains(Modifier::REVERSED) {
         std::mem::swap(&mut fg, &mut bg);
     }
@@ -59,6 +87,7 @@ fn look(buf: &Buffer, x: u16, y: u16) -> Look {
         fg,
         bg,
         bold: cell.modifier.contains(Modifier::BOLD),
+        dim: cell.modifier.contains(Modifier::DIM),
         underline: cell.modifier.contains(Modifier::UNDERLINED),
     }
 }
@@ -69,8 +98,14 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// Renders `buf` as a standalone SVG document.
+/// Renders `buf` as a standalone SVG document on a dark terminal.
 pub fn to_svg(buf: &Buffer) -> String {
+    to_svg_with(buf, &DARK)
+}
+
+/// Renders `buf` as a standalone SVG document in `palette`; dim text (SGR 2) is drawn at 60 %
+/// opacity, as terminals blend it towards the background.
+pub fn to_svg_with(buf: &Buffer, palette: &Palette) -> String {
     let (w, h) = (buf.area.width, buf.area.height);
     let mut out = String::new();
     let _ = writeln!(
@@ -83,19 +118,20 @@ pub fn to_svg(buf: &Buffer) -> String {
     );
     let _ = writeln!(
         out,
-        r#"<rect width="100%" height="100%" fill="{DEFAULT_BG}"/>"#
+        r#"<rect width="100%" height="100%" fill="{}"/>"#,
+        palette.bg
     );
     for y in 0..h {
         let top = f64::from(y) * CELL_H;
         // Background runs.
         let mut x = 0;
         while x < w {
-            let bg = look(buf, x, y).bg;
+            let bg = look(buf, x, y, palette).bg;
             let start = x;
-            while x < w && look(buf, x, y).bg == bg {
+            while x < w && look(buf, x, y, palette).bg == bg {
                 x += 1;
             }
-            if bg != DEFAULT_BG {
+            if bg != palette.bg {
                 let _ = writeln!(
                     out,
                     r#"<rect x="{:.1}" y="{top:.1}" width="{:.1}" height="{CELL_H}" fill="{bg}"/>"#,
@@ -107,10 +143,10 @@ pub fn to_svg(buf: &Buffer) -> String {
         // Style runs of text.
         let mut x = 0;
         while x < w {
-            let l = look(buf, x, y);
+            let l = look(buf, x, y, palette);
             let start = x;
             let mut text = String::new();
-            while x < w && look(buf, x, y) == l {
+            while x < w && look(buf, x, y, palette) == l {
                 text.push_str(buf[(x, y)].symbol());
                 x += 1;
             }
@@ -120,6 +156,9 @@ pub fn to_svg(buf: &Buffer) -> String {
             let mut attrs = format!(r#"fill="{}""#, l.fg);
             if l.bold {
                 attrs.push_str(r#" font-weight="bold""#);
+            }
+            if l.dim {
+                attrs.push_str(r#" fill-opacity="0.6""#);
             }
             if l.underline {
                 attrs.push_str(r#" text-decoration="underline""#);

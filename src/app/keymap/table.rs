@@ -102,7 +102,7 @@ pub const KEYMAP: &[Binding] = &[
     b(W::CanSwitch,    ch('o'),        A::OpenSwitcher,     "switch pod",         HELP_ONLY),
     b(W::LogTools,     k(K::PageUp),   A::LogPageUp,        "page up",            HELP_ONLY),
     b(W::LogTools,     k(K::PageDown), A::LogPageDown,      "page down",          HELP_ONLY),
-    b(W::LogTools,     ch('p'),        A::LogPrevious,      "previous run",       FOOTER),
+    b(W::LogTools,     ch('p'),        A::LogPrevious,      "previous instance",  FOOTER),
     b(W::LogTools,     ch('F'),        A::LogFollow,        "follow",             FOOTER),
     b(W::LogTools,     ch(' '),        A::LogFollow,        "follow",             HELP_ONLY),
     b(W::LogTools,     ch('a'),        A::LogAll,           "all containers",     HELP_ONLY),
