@@ -200,7 +200,6 @@ async fn watch_bookmarks_and_timeout() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kubectl_get_watch_shows_modified_status() {
     let Some(bin) = kubectl() else {
-        eprintln!("skipping: kubectl is not on PATH");
         return;
     };
     let (sim, ns, name) = start_case01().await;

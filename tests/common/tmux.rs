@@ -12,11 +12,12 @@ pub fn tmux(args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// Whether tmux is not installed (after printing that `what` is skipped).
+/// Whether tmux is not installed (after [`super::tools::skip`] of `what`; with
+/// `PODSCOPE_REQUIRE_TOOLS=1` the test fails instead).
 pub fn missing(what: &str) -> bool {
     let missing = tmux(&["-V"]).is_none();
     if missing {
-        eprintln!("SKIP: tmux not installed; {what} is skipped");
+        super::tools::skip(what, "tmux is not installed");
     }
     missing
 }
