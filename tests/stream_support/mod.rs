@@ -25,6 +25,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 #[allow(clippy::duplicate_mod)]
 #[path = "../common/tools.rs"]
 pub mod tools;
+/// Waiting on a condition with a deadline, shared with `tests/common`.
+#[allow(clippy::duplicate_mod)]
+#[path = "../common/wait.rs"]
+pub mod wait;
 
 /// A case folder by prefix.
 pub fn case(prefix: &str) -> PathBuf {
