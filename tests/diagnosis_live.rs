@@ -6,9 +6,10 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::tmux::{end, missing, new_session, wait_for};
+use common::wait::wait_until_blocking;
 use podscope::model::deletion::OwnerStatus;
 use podscope::sim::{SimClock, SimConfig, Simulator};
 
@@ -86,20 +87,14 @@ async fn every_dynamic_scenario_reaches_its_static_cases_rule() {
             severity.as_str().unwrap_or("").to_owned(),
         );
         let sim = start(scenario).await;
-        // Wait on the condition: the scenario's kubelet model reaching the case's state.
-        let deadline = Instant::now() + Duration::from_secs(60);
+        // Wait on the condition: the scenario's kubelet model reaching the case's state (each
+        // check runs podscope, hence the 250 ms between checks).
         let mut last = None;
         let reached = tokio::task::block_in_place(|| {
-            loop {
+            wait_until_blocking(Duration::from_secs(60), Duration::from_millis(250), || {
                 last = first_finding(&sim, ns, pod);
-                if last.as_ref() == Some(&want) {
-                    break true;
-                }
-                if Instant::now() > deadline {
-                    break false;
-                }
-                std::thread::sleep(Duration::from_millis(250));
-            }
+                last.as_ref() == Some(&want)
+            })
         });
         assert!(
             reached,

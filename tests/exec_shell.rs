@@ -4,9 +4,12 @@
 
 mod stream_support;
 
+use std::time::Duration;
+
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use podscope::cluster::exec::{ExecError, ExecRequest, pump, run_shell_with_io, start};
+use stream_support::wait::wait_until;
 use stream_support::{Buf, client, exec};
 use tokio::sync::mpsc;
 
@@ -74,17 +77,14 @@ async fn stty_size_reports_the_last_resize() {
         tokio::io::sink(),
         Some(sizes_rx),
     ));
-    let seen = async |what: &str, tries: u32| {
-        for _ in 0..tries {
-            if out.text().contains(what) {
-                return true;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
-        false
-    };
+    let seen =
+        async |what: &str, within: Duration| wait_until(within, || out.text().contains(what)).await;
     keys.send(b"stty size\r".to_vec()).await.expect("send");
-    assert!(seen("stty size\r\n0 0\r\n", 50).await, "{:?}", out.text());
+    assert!(
+        seen("stty size\r\n0 0\r\n", Duration::from_secs(10)).await,
+        "{:?}",
+        out.text()
+    );
     sizes
         .send(TerminalSize {
             width: 100,
@@ -92,14 +92,13 @@ async fn stty_size_reports_the_last_resize() {
         })
         .await
         .expect("resize");
-    // The resize and the keys travel through different queues: ask until the size arrived.
+    // The resize and the keys travel through different queues: ask until the size arrived
+    // (each answer waited for up to 1 s, 20 s in all).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     let mut resized = false;
-    for _ in 0..20 {
+    while !resized && tokio::time::Instant::now() < deadline {
         keys.send(b"stty size\r".to_vec()).await.expect("send");
-        if seen("\r\n30 100\r\n", 10).await {
-            resized = true;
-            break;
-        }
+        resized = seen("\r\n30 100\r\n", Duration::from_secs(1)).await;
     }
     assert!(resized, "{:?}", out.text());
     keys.send(b"exit 3\r".to_vec()).await.expect("send");

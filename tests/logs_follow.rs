@@ -7,8 +7,9 @@ mod common;
 use std::time::Duration;
 
 use common::cluster::{case, file_lines, name_ns};
-use common::run::{spawn_podscope, wait_for_line};
-use common::sim::{scenario, start_frozen};
+use common::run::{spawn_podscope, wait_closed, wait_for_line};
+use common::sim::{scenario, start_frozen, wait_watchers};
+use common::wait::wait_until;
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::{
     ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting,
@@ -104,7 +105,9 @@ async fn follow_survives_a_crash_loop_restart() {
         });
     });
     wait_for_line(&out, "x3").await;
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // The stream ended with the instance; podscope watches the pod for the next one. Start it
+    // once that watch is open, so podscope sees the back-off first, as on a real cluster.
+    wait_watchers(&sim, 1).await;
 
     // The new instance starts and writes.
     log(new_id, 60, "n1");
@@ -129,7 +132,8 @@ async fn follow_survives_a_crash_loop_restart() {
         .expect("podscope exits after the pod is deleted")
         .expect("wait");
     assert_eq!(status.code(), Some(0));
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    wait_closed(&out).await;
+    wait_closed(&err).await;
 
     let mut want = file_lines(&dir, "logs-current.txt");
     want.extend(["x1", "x2", "x3", "n1", "n2"].map(str::to_owned));
@@ -174,24 +178,18 @@ async fn follow_over_websocket_survives_restarts() {
     assert!(sim.url().starts_with("https://"));
     // As kubectl, `logs` refuses a container that has not started yet (ContainerCreating).
     let store = sim.store();
-    let running = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            let started = store
-                .pod("default", "coord-2")
-                .and_then(|p| p.status)
-                .and_then(|s| s.container_statuses)
-                .is_some_and(|c| {
-                    c.iter()
-                        .any(|c| c.state.as_ref().is_some_and(|s| s.running.is_some()))
-                });
-            if started {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+    let running = wait_until(Duration::from_secs(20), || {
+        store
+            .pod("default", "coord-2")
+            .and_then(|p| p.status)
+            .and_then(|s| s.container_statuses)
+            .is_some_and(|c| {
+                c.iter()
+                    .any(|c| c.state.as_ref().is_some_and(|s| s.running.is_some()))
+            })
     })
     .await;
-    assert!(running.is_ok(), "coord-2 did not start");
+    assert!(running, "coord-2 did not start");
 
     let (mut child, out, err) = spawn_podscope(
         &sim,
@@ -206,31 +204,26 @@ async fn follow_over_websocket_survives_restarts() {
         ],
     );
     let marker = "── restarted: OOMKilled, exit 137 (SIGKILL) after 45s";
-    let waited = tokio::time::timeout(Duration::from_secs(60), async {
-        loop {
-            let markers = err
-                .lock()
-                .expect("lock")
-                .iter()
-                .filter(|l| l.starts_with(marker))
-                .count();
-            if markers >= 2 && out.lock().expect("lock").len() >= 2 * sim_log.len() {
-                return;
-            }
-            if let Ok(Some(status)) = child.try_wait() {
-                panic!(
-                    "podscope exited early with {status}: {:?}",
-                    err.lock().expect("lock")
-                );
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+    let waited = wait_until(Duration::from_secs(60), || {
+        let markers = err
+            .lock()
+            .expect("lock")
+            .iter()
+            .filter(|l| l.starts_with(marker))
+            .count();
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!(
+                "podscope exited early with {status}: {:?}",
+                err.lock().expect("lock")
+            );
         }
+        markers >= 2 && out.lock().expect("lock").len() >= 2 * sim_log.len()
     })
     .await;
     let _ = child.start_kill();
     let _ = child.wait().await;
     assert!(
-        waited.is_ok(),
+        waited,
         "two restarts not seen; stdout {:?}, stderr {:?}",
         out.lock().expect("lock"),
         err.lock().expect("lock")

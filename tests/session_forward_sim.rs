@@ -10,6 +10,7 @@ use std::time::Duration;
 use podscope::app::{State, update};
 use podscope::cluster::Session;
 use podscope::model::forward::PortSpec;
+use stream_support::wait::wait_until;
 use stream_support::{body, get, pump_until};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -53,13 +54,17 @@ async fn session_forward_fetches_hello_from_hello() {
     assert_eq!(state.target.forwards.entries[0].state_word(), "listening");
     let resp = get(local, "/").await;
     if resp.is_empty() {
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        // Apply what the forward reported so far, for the failure message.
         while let Ok(m) = rx.try_recv() {
             update(&mut state, m);
         }
-        panic!("{:?}", state.target.forwards.entries[0]);
     }
-    assert_eq!(body(&resp), "hello from hello\n", "{resp}");
+    assert_eq!(
+        body(&resp),
+        "hello from hello\n",
+        "response {resp:?}; forward {:?}",
+        state.target.forwards.entries[0]
+    );
     pump_until(&mut state, &mut rx, &mut session, |s| {
         s.target.forwards.entries[0]
             .status
@@ -68,11 +73,11 @@ async fn session_forward_fetches_hello_from_hello() {
     })
     .await;
     drop(session);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(
-        tokio::net::TcpStream::connect(local).await.is_err(),
-        "nothing listens on {local} after the session ends"
-    );
+    let closed = wait_until(Duration::from_secs(10), || {
+        std::net::TcpStream::connect(local).is_err()
+    })
+    .await;
+    assert!(closed, "nothing listens on {local} after the session ends");
 }
 
 /// A `--forward` whose port is taken on both loopbacks: the session's `Msg::Forward(Failed)`

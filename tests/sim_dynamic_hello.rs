@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::cluster::{run, run_file, spawn};
-use common::sim::{all_ready, scenario, settle, start_dynamic_for_kubectl, wait_pod};
+use common::sim::{all_ready, scenario, start_dynamic_for_kubectl, wait_log_followers, wait_pod};
 use jiff::Timestamp;
 
 /// The seed's `kubectl describe pod hello` container and condition sections (verbatim, already
@@ -192,7 +192,7 @@ async fn describe_then_delete_hello_as_the_seed_shows() {
         cache.path(),
         &["logs", "hello", "-c", "proxy", "-f", "--timestamps"],
     );
-    settle().await;
+    wait_log_followers(&sim, 2).await;
     let (ok, out, err) = run(&sim, cache.path(), &["delete", "pod", "hello"]).await;
     assert!(ok, "delete: {err}");
     assert!(out.starts_with("pod \"hello\" deleted"), "{out}");

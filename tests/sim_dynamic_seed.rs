@@ -5,13 +5,54 @@
 
 mod common;
 
+use std::time::Duration;
+
 use common::cluster::{finish, run, run_file, spawn};
 use common::kubelet::{SEED_CRASH_WATCH, SEED_HELLO_WATCH, dedup, seed_rows};
+use common::run::{Lines, collect};
 use common::sim::{
-    all_ready, scenario, settle, start_dynamic_for_kubectl, wait_pod, waiting_reason,
+    all_ready, scenario, start_dynamic_for_kubectl, wait_pod, wait_watchers, waiting_reason,
 };
+use common::wait::wait_until;
 use regex::Regex;
 use serde_json::Value;
+
+/// A background `kubectl get … -w` and the lines it printed so far.
+fn watch(
+    sim: &podscope::sim::Simulator,
+    cache: &std::path::Path,
+    args: &[&str],
+) -> (tokio::process::Child, Lines) {
+    let mut child = spawn(sim, cache, args);
+    let lines = collect(child.stdout.take().expect("stdout"));
+    (child, lines)
+}
+
+/// What `lines` hold so far, one text.
+fn text_of(lines: &Lines) -> String {
+    lines.lock().expect("lock").join("\n")
+}
+
+/// Restart n's `(n, seconds from exit n−1 to start n)` from a `kubectl get -w -o json` stream,
+/// once per restart, up to the first object not (yet) complete.
+fn restart_gaps(versions: &str) -> Vec<(i64, i64)> {
+    let mut gaps: Vec<(i64, i64)> = Vec::new();
+    for v in serde_json::Deserializer::from_str(versions).into_iter::<Value>() {
+        let Ok(v) = v else { break };
+        let cs = &v["status"]["containerStatuses"][0];
+        let n = cs["restartCount"].as_i64().unwrap_or(0);
+        let started = cs["state"]["running"]["startedAt"].as_str();
+        let finished = cs["lastState"]["terminated"]["finishedAt"].as_str();
+        if let (Some(s), Some(f)) = (started, finished)
+            && !gaps.iter().any(|(m, _)| *m == n)
+        {
+            let s: jiff::Timestamp = s.parse().expect("startedAt");
+            let f: jiff::Timestamp = f.parse().expect("finishedAt");
+            gaps.push((n, s.duration_since(f).as_secs()));
+        }
+    }
+    gaps
+}
 
 fn restart_count(p: &k8s_openapi::api::core::v1::Pod) -> i32 {
     p.status
@@ -36,18 +77,24 @@ async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
     let Some((sim, cache)) = start_dynamic_for_kubectl(10.0).await else {
         return;
     };
-    let watch = spawn(&sim, cache.path(), &["get", "pods", "-w"]);
-    settle().await;
+    let (child, lines) = watch(&sim, cache.path(), &["get", "pods", "-w"]);
+    wait_watchers(&sim, 1).await;
     let path = scenario("hello.yaml");
     let (ok, out, err) = run_file(&sim, cache.path(), "apply", &path).await;
     assert!(ok, "kubectl apply failed: {err}");
     assert_eq!(out.trim(), "pod/hello created");
     wait_pod(&sim.store(), "hello", 20, all_ready).await;
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let printed = finish(watch).await;
+    // kubectl prints the last row a moment after the store has it.
+    let want = dedup(seed_rows(SEED_HELLO_WATCH));
+    wait_until(Duration::from_secs(20), || {
+        dedup(seed_rows(&text_of(&lines))) == want
+    })
+    .await;
+    finish(child).await;
+    let printed = text_of(&lines);
     assert_eq!(
         dedup(seed_rows(&printed)),
-        dedup(seed_rows(SEED_HELLO_WATCH)),
+        want,
         "kubectl get -w printed:\n{printed}"
     );
     // Re-applying the same manifest is a no-op.
@@ -99,9 +146,9 @@ async fn crash_pod_loops_with_the_seed_rows_backoffs_logs_and_last_state() {
         return;
     };
     let store = sim.store();
-    let table = spawn(&sim, cache.path(), &["get", "pods", "-w"]);
-    let json = spawn(&sim, cache.path(), &["get", "pods", "-w", "-o", "json"]);
-    settle().await;
+    let (table, table_lines) = watch(&sim, cache.path(), &["get", "pods", "-w"]);
+    let (json, json_lines) = watch(&sim, cache.path(), &["get", "pods", "-w", "-o", "json"]);
+    wait_watchers(&sim, 2).await;
     let path = scenario("crash.yaml");
     let (ok, out, err) = run_file(&sim, cache.path(), "create", &path).await;
     assert!(ok, "kubectl create failed: {err}");
@@ -189,11 +236,18 @@ async fn crash_pod_loops_with_the_seed_rows_backoffs_logs_and_last_state() {
     );
     assert_eq!(cells[2], "CrashLoopBackOff");
 
-    let printed = finish(table).await;
-    let versions = finish(json).await;
-
-    // The seed's STATUS/READY/RESTARTS sequence up to the third crash.
+    // The seed's STATUS/READY/RESTARTS sequence up to the third crash, and the three restarts'
+    // versions, once both watches printed them.
     let want = dedup(seed_rows(SEED_CRASH_WATCH));
+    wait_until(Duration::from_secs(20), || {
+        dedup(seed_rows(&text_of(&table_lines))).len() >= want.len()
+            && restart_gaps(&text_of(&json_lines)).len() >= 3
+    })
+    .await;
+    finish(table).await;
+    finish(json).await;
+    let printed = text_of(&table_lines);
+    let versions = text_of(&json_lines);
     let got = dedup(seed_rows(&printed));
     assert!(
         got.len() >= want.len(),
@@ -206,22 +260,12 @@ async fn crash_pod_loops_with_the_seed_rows_backoffs_logs_and_last_state() {
     );
 
     // Restart n starts `gap` after exit n−1: immediately (next sync), then 10 s, then 20 s.
-    let mut gaps: Vec<(i64, i64)> = Vec::new();
-    for v in serde_json::Deserializer::from_str(&versions).into_iter::<Value>() {
-        let v = v.expect("kubectl -o json stream");
-        let cs = &v["status"]["containerStatuses"][0];
-        let n = cs["restartCount"].as_i64().unwrap_or(0);
-        let started = cs["state"]["running"]["startedAt"].as_str();
-        let finished = cs["lastState"]["terminated"]["finishedAt"].as_str();
-        if let (Some(s), Some(f)) = (started, finished)
-            && !gaps.iter().any(|(m, _)| *m == n)
-        {
-            let s: jiff::Timestamp = s.parse().expect("startedAt");
-            let f: jiff::Timestamp = f.parse().expect("finishedAt");
-            gaps.push((n, s.duration_since(f).as_secs()));
-        }
-    }
-    assert_eq!(gaps.iter().map(|g| g.0).collect::<Vec<_>>(), vec![1, 2, 3]);
+    let gaps = restart_gaps(&versions);
+    assert_eq!(
+        gaps.iter().map(|g| g.0).collect::<Vec<_>>(),
+        vec![1, 2, 3],
+        "{versions}"
+    );
     let ok_gap = |got: i64, want: i64| (want..=want + 2).contains(&got);
     assert!(
         ok_gap(gaps[0].1, 0) && ok_gap(gaps[1].1, 10) && ok_gap(gaps[2].1, 20),

@@ -18,7 +18,6 @@ async fn get_row(sim: &Simulator, cache: &Path, name: &str, ns: &str) -> (bool, 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kubectl_get_pod_matches_expected_for_every_case() {
     if kubectl().is_none() {
-        eprintln!("skipping: kubectl is not on PATH");
         return;
     }
     let cache = tempfile::tempdir().expect("tempdir");
@@ -71,7 +70,6 @@ async fn kubectl_get_pod_matches_expected_for_every_case() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shift_to_now_with_real_clock_looks_like_the_snapshot() {
     if kubectl().is_none() {
-        eprintln!("skipping: kubectl is not on PATH");
         return;
     }
     let dir = case("01-");

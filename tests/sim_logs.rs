@@ -28,7 +28,6 @@ fn first_with_last_terminated(statuses: &[ContainerStatus], terminated: bool) ->
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kubectl_logs_previous_prints_the_previous_run() {
     if kubectl().is_none() {
-        eprintln!("skipping: kubectl is not on PATH");
         return;
     }
     let dir = case("01-");
@@ -170,8 +169,6 @@ async fn log_errors_use_the_exact_kubelet_and_apiserver_messages() {
             out.lines().collect::<Vec<_>>(),
             file_lines(&dir, "logs-previous.txt")
         );
-    } else {
-        eprintln!("kubectl not on PATH: skipping the kubectl part");
     }
     sim.shutdown().await;
 }
@@ -179,7 +176,6 @@ async fn log_errors_use_the_exact_kubelet_and_apiserver_messages() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn waiting_container_reports_why() {
     if kubectl().is_none() {
-        eprintln!("skipping: kubectl is not on PATH");
         return;
     }
     let dir = case("13-");

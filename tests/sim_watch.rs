@@ -7,7 +7,8 @@ mod common;
 use std::time::Duration;
 
 use common::cluster::{case, kubectl, name_ns};
-use common::sim::{client, raw_get, start_frozen};
+use common::sim::{client, raw_get, start_frozen, wait_watchers};
+use common::wait::wait_until;
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use k8s_openapi::api::core::v1::{ContainerState, ContainerStateRunning, Pod};
@@ -90,10 +91,13 @@ async fn kube_watcher_sees_update_pod() {
         other => panic!("expected InitApply, got {other:?}"),
     }
     assert!(matches!(next_event(&mut stream).await, Event::InitDone));
+    // The watcher opens its watch while the stream is polled for the next event: modify once
+    // it is open, so the change arrives live (not replayed from the history).
     let store = sim.store();
     let (ns2, name2) = (ns.clone(), name.clone());
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        let open = wait_until(Duration::from_secs(20), || store.watchers() >= 1).await;
+        assert!(open, "the kube watcher did not open its watch");
         store
             .update_pod(&ns2, &name2, make_running)
             .expect("pod exists");
@@ -200,7 +204,6 @@ async fn watch_bookmarks_and_timeout() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kubectl_get_watch_shows_modified_status() {
     let Some(bin) = kubectl() else {
-        eprintln!("skipping: kubectl is not on PATH");
         return;
     };
     let (sim, ns, name) = start_case01().await;
@@ -231,8 +234,9 @@ async fn kubectl_get_watch_shows_modified_status() {
         Some("CrashLoopBackOff"),
         "row: {first}"
     );
-    // kubectl skips the watch's initial ADDED; give it time to open the watch, then modify.
-    tokio::time::sleep(Duration::from_millis(700)).await;
+    // kubectl lists, prints, then opens its watch (and skips the watch's initial ADDED): modify
+    // once the watch is open.
+    wait_watchers(&sim, 1).await;
     sim.store()
         .update_pod(&ns, &name, make_running)
         .expect("pod exists");

@@ -4,9 +4,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
-use common::tmux::{keys, missing, new_session, tmux, wait_for};
+use common::tmux::{keys, missing, new_session, wait_for, wait_gone};
 
 const CASE: &str = "07-liveness-kills-slow-start-exit143";
 
@@ -40,11 +38,7 @@ async fn diagnosis_block_expands_and_events_take_the_focus() {
                 .any(|l| l.starts_with("▶ Warning") || l.starts_with("▶ Normal"))
         });
         keys(&session, "q");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while tmux(&["has-session", "-t", &session]).is_some() {
-            assert!(Instant::now() < deadline, "q did not quit");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        wait_gone(&session, "q did not quit");
     });
     sim.shutdown().await;
 }

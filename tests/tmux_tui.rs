@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::tmux::{missing, tmux};
+use common::tmux::{CAPTURE_EVERY, missing, screen_within, tmux, wait_gone};
+use common::wait::wait_until_blocking;
 
 use std::time::{Duration, Instant};
 
@@ -73,8 +74,9 @@ async fn tui_shows_status_and_a_moving_countdown() {
             (80..=91).contains(&t1),
             "countdown near 90 s at start, got {t1}: {first}"
         );
-        std::thread::sleep(Duration::from_millis(2500));
-        let second = wait_for(&session, "countdown", |s| countdown_seconds(s).is_some());
+        let second = wait_for(&session, "the countdown to move", |s| {
+            countdown_seconds(s).is_some_and(|t2| t2 < t1)
+        });
         let t2 = countdown_seconds(&second).expect("countdown");
         assert!(t2 < t1, "countdown moves: {t1} then {t2}");
         quit_with_q(&session);
@@ -82,7 +84,7 @@ async fn tui_shows_status_and_a_moving_countdown() {
     sim.shutdown().await;
 }
 
-/// Issue #5's TUI flow: `e` hands the terminal to a shell in the seed's proxy sidecar
+/// The shell hand-off: `e` hands the terminal to a shell in the seed's proxy sidecar
 /// (`hostname` prints the pod name, as the seed shows), `exit` gives the pod view back. A Ctrl-C
 /// typed right after `e`, while the exec is still connecting, goes to the shell: it does not
 /// kill podscope (the hand-off keeps the terminal in raw mode).
@@ -93,7 +95,8 @@ async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
     };
     tokio::task::block_in_place(|| {
         tmux(&["send-keys", "-t", &session, "e"]);
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        // The hand-off began (the pod view is gone) before the prompt shows: Ctrl-C now.
+        wait_for(&session, "the hand-off to start", |s| !s.contains("READY"));
         tmux(&["send-keys", "-t", &session, "C-c"]);
         wait_for(&session, "a shell prompt", |s| {
             s.contains('#') && !s.contains("READY")
@@ -137,14 +140,10 @@ async fn closing_the_terminal_during_a_shell_ends_podscope() {
         });
         assert!(!ended(&pid), "pid {pid} is podscope's");
         let _ = tmux(&["kill-session", "-t", &session]);
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !ended(&pid) {
-            assert!(
-                Instant::now() < deadline,
-                "podscope (pid {pid}) still runs 5 s after its terminal closed"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        assert!(
+            wait_until_blocking(Duration::from_secs(5), CAPTURE_EVERY, || ended(&pid)),
+            "podscope (pid {pid}) still runs 5 s after its terminal closed"
+        );
     });
     sim.shutdown().await;
 }
@@ -193,7 +192,7 @@ fn http_get_body(port: u16) -> String {
         .map_or(String::new(), |(_, b)| b.to_owned())
 }
 
-/// Issue #5's TUI flow: `f` opens the port-forward panel, `a`, `:8081`, Enter adds a forward to
+/// The port-forward panel: `f` opens it, `a`, `:8081`, Enter adds a forward to
 /// the seed's proxy sidecar; it is listed as listening on a random local port, `hello from
 /// hello` comes back through it (counted in TOTAL), and `x` removes it: the port stops
 /// accepting connections.
@@ -226,20 +225,16 @@ async fn f_panel_adds_a_forward_that_answers_and_x_removes_it() {
         wait_for(&session, "the forward gone from the panel", |s| {
             s.contains("no forwards")
         });
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            assert!(
-                Instant::now() < deadline,
-                "127.0.0.1:{port} still accepts connections after x"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        let closed = wait_until_blocking(Duration::from_secs(5), CAPTURE_EVERY, || {
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_err()
+        });
+        assert!(closed, "127.0.0.1:{port} still accepts connections after x");
         quit_with_q(&session);
     });
     sim.shutdown().await;
 }
 
-/// Issue #5 with `PODSCOPE_SHELL=/bin/sh`: `e` runs that shell (`echo $0`), the simulated
+/// The shell hand-off with `PODSCOPE_SHELL=/bin/sh`: `e` runs that shell (`echo $0`), the simulated
 /// shell's `stty size` follows `tmux resize-window` (the resize reached it over channel 4), and
 /// `exit 3` gives the pod view back with kubectl's `command terminated with exit code 3`, still
 /// live (a deletion made afterwards shows up).
@@ -261,16 +256,17 @@ async fn shell_follows_a_resize_and_exit_3_returns_to_a_live_view() {
         tmux(&["send-keys", "-t", &session, "stty size", "Enter"]);
         wait_for(&session, "the first size", line("40 120"));
         tmux(&["resize-window", "-t", &session, "-x", "100", "-y", "30"]).expect("resized");
-        // The resize and the keys reach the simulator by different routes: ask until it shows.
+        // The resize and the keys reach the simulator by different routes: ask until it shows
+        // (each answer waited for up to 2 s, 20 s in all).
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             tmux(&["send-keys", "-t", &session, "stty size", "Enter"]);
-            std::thread::sleep(Duration::from_millis(300));
-            let screen = tmux(&["capture-pane", "-p", "-t", &session]).unwrap_or_default();
-            if line("30 100")(&screen) {
-                break;
+            match screen_within(&session, Duration::from_secs(2), line("30 100")) {
+                Ok(_) => break,
+                Err(screen) => {
+                    assert!(Instant::now() < deadline, "no 30 100; screen:\n{screen}");
+                }
             }
-            assert!(Instant::now() < deadline, "no 30 100; screen:\n{screen}");
         }
         tmux(&["send-keys", "-t", &session, "exit 3", "Enter"]);
         wait_for(&session, "the pod view again", |s| {
@@ -299,16 +295,13 @@ fn hostname_prints_the_pod_name(session: &str) {
 /// `q`, then the tmux session must end within 5 s (the TUI quit and restored the terminal).
 fn quit_with_q(session: &str) {
     tmux(&["send-keys", "-t", session, "q"]);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while tmux(&["has-session", "-t", session]).is_some() {
-        assert!(Instant::now() < deadline, "q did not quit");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_gone(session, "q did not quit");
 }
 
 /// The seed's hello scenario on a fresh simulator, and podscope attached to it (`-c proxy`, with
-/// the environment variables `env`, values without spaces) in a 120×40 tmux session named `PREFIX-<pid>`, waited until
-/// `READY 2/2` and live. `None` (after a printed SKIP) when tmux is not installed.
+/// the environment variables `env`, values without spaces) in a 120×40 tmux session named
+/// `PREFIX-<pid>`, waited until `READY 2/2` and live. `None` (after the skip of
+/// `common::tools::skip`) when tmux is not installed.
 async fn hello_in_tmux(prefix: &str, env: &[(&str, &str)]) -> Option<(Simulator, String)> {
     if tmux_missing() {
         return None;

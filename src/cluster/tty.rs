@@ -2,8 +2,8 @@
 //! the bytes a terminal would send, and resize events as `TerminalSize`.
 //!
 //! Input is read with crossterm's `poll`/`read` on a plain thread that checks a stop flag every
-//! 50 ms, so no reader is left blocked on stdin after the session ends (the TUI gets its keys
-//! back).
+//! 50 ms; ending the session waits until that thread has stopped, so no reader is left on stdin
+//! (the TUI gets its keys back).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -80,15 +80,23 @@ pub fn key_bytes(key: &KeyEvent) -> Vec<u8> {
     out
 }
 
-/// A running input thread; dropping it stops the thread within 50 ms.
+/// How long dropping a [`TerminalInput`] waits for its thread to stop reading.
+const STOP_DEADLINE: Duration = Duration::from_millis(500);
+
+/// A running input thread; dropping it stops the thread and returns once the thread has stopped
+/// reading (it checks the flag every 50 ms; at most [`STOP_DEADLINE`]), so the next reader of
+/// the terminal (the TUI taking it back) is the only one.
 #[derive(Debug)]
 pub struct TerminalInput {
     stop: Arc<AtomicBool>,
+    /// Disconnected when the thread has returned (it drops the sender).
+    stopped: std::sync::mpsc::Receiver<()>,
 }
 
 impl Drop for TerminalInput {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        let _ = self.stopped.recv_timeout(STOP_DEADLINE);
     }
 }
 
@@ -103,10 +111,13 @@ pub fn terminal_input() -> (
     let (size_tx, size_rx) = mpsc::channel(16);
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
+    let (stopped_tx, stopped) = std::sync::mpsc::channel::<()>();
     if let Ok((width, height)) = crossterm::terminal::size() {
         let _ = size_tx.try_send(TerminalSize { width, height });
     }
     std::thread::spawn(move || {
+        // Dropped when this thread returns: the hand-shake `TerminalInput`'s drop waits for.
+        let _stopped = stopped_tx;
         while !flag.load(Ordering::Relaxed) {
             match crossterm::event::poll(Duration::from_millis(50)) {
                 Ok(false) => continue,
@@ -133,7 +144,7 @@ pub fn terminal_input() -> (
             }
         }
     });
-    (TerminalInput { stop }, keys_rx, size_rx)
+    (TerminalInput { stop, stopped }, keys_rx, size_rx)
 }
 
 /// Reads piped (non-terminal) stdin on a plain thread into a channel; EOF closes the channel.

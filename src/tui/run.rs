@@ -122,8 +122,8 @@ async fn handoff(
                 })
         }
     };
-    // Let the shell's input thread stop (it polls every 50 ms) before the TUI reads keys again.
-    tokio::time::sleep(Duration::from_millis(80)).await;
+    // The shell's input thread has stopped reading by now (dropping its `TerminalInput` waits
+    // for that), so the new input stream is the terminal's only reader.
     *terminal = ratatui::init();
     *input = Some(EventStream::new());
     Msg::ShellExited {

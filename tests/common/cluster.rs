@@ -72,21 +72,23 @@ pub fn file_lines(dir: &Path, file: &str) -> Vec<String> {
         .collect()
 }
 
-/// The kubectl binary on PATH, or `None` after printing why the caller skips.
+/// The kubectl binary on PATH, or `None` after [`super::tools::skip`] (the caller skips its
+/// kubectl part; with `PODSCOPE_REQUIRE_TOOLS=1` the test fails instead).
 pub fn kubectl() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    let found = std::env::split_paths(&path)
-        .map(|d| d.join("kubectl"))
-        .find(|p| p.is_file());
+    let found = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|d| d.join("kubectl"))
+            .find(|p| p.is_file())
+    });
     if found.is_none() {
-        eprintln!("SKIP: kubectl not found on PATH; the kubectl comparison is skipped");
+        super::tools::skip("the kubectl comparison", "kubectl is not on PATH");
     }
     found
 }
 
 /// The versioned kubectl binaries (`kubectl.1.27` … `kubectl.1.33`) installed beside the file
 /// `kubectl` on PATH resolves to, as `(version, path)` sorted by minor version; empty (after
-/// printing why) when there are none.
+/// [`super::tools::skip`]) when there are none.
 pub fn kubectl_versions() -> Vec<(String, PathBuf)> {
     let Some(dir) = kubectl()
         .and_then(|k| std::fs::canonicalize(k).ok())
@@ -107,7 +109,8 @@ pub fn kubectl_versions() -> Vec<(String, PathBuf)> {
         .collect();
     found.sort();
     if found.is_empty() {
-        eprintln!("SKIP: no kubectl.1.NN binaries beside {}", dir.display());
+        let reason = format!("no kubectl.1.NN binaries beside {}", dir.display());
+        super::tools::skip("the kubectl version matrix", &reason);
     }
     found.into_iter().map(|(_, v, p)| (v, p)).collect()
 }

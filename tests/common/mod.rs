@@ -21,6 +21,8 @@ pub mod run;
 pub mod sim;
 pub mod svg;
 pub mod tmux;
+pub mod tools;
+pub mod wait;
 
 /// A fixed clock for scripts: 2024-06-03T07:20:15Z (case 04's snapshot time).
 pub fn t0() -> Timestamp {

@@ -68,6 +68,18 @@ pub fn collect(pipe: impl tokio::io::AsyncRead + Unpin + Send + 'static) -> Line
     buf
 }
 
+/// Waits (at most 20 s) until the pipe `buf` collects from has closed and its last line is in:
+/// the collecting task of [`collect`] holds the only other handle to `buf` and drops it then.
+pub async fn wait_closed(buf: &Lines) {
+    let closed =
+        super::wait::wait_until(Duration::from_secs(20), || Arc::strong_count(buf) == 1).await;
+    assert!(
+        closed,
+        "the pipe is still open after 20 s; got {:?}",
+        buf.lock().expect("lock")
+    );
+}
+
 /// Waits (at most 20 s) until a line of `buf` contains `what`.
 pub async fn wait_for_line(buf: &Lines, what: &str) {
     let found = tokio::time::timeout(Duration::from_secs(20), async {

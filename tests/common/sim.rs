@@ -1,5 +1,6 @@
 //! Starting the simulator for a test and talking to it with raw HTTP/1.1 bytes (over TLS with
-//! its CA when it serves HTTPS, with its bearer token), and waiting on its store.
+//! its CA when it serves HTTPS, with its bearer token), and waiting on its store (objects, open
+//! watches, log followers).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -239,10 +240,27 @@ pub fn waiting_reason(p: &Pod, container: &str) -> Option<String> {
         .and_then(|w| w.reason.clone())
 }
 
-/// Gives a background `kubectl get -w` time to open its watch: the API gives no handshake, so
-/// this sleeps 1.5 s.
-pub async fn settle() {
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+/// Waits (at most 30 s) until at least `n` watches are open on `sim` (`Store::watchers`): a
+/// background `kubectl get -w` or kube watcher has opened its watch, so every change made from
+/// now on reaches it.
+pub async fn wait_watchers(sim: &Simulator, n: usize) {
+    let store = sim.store();
+    let open = super::wait::wait_until(Duration::from_secs(30), || store.watchers() >= n).await;
+    assert!(open, "{} of {n} watches open after 30 s", store.watchers());
+}
+
+/// Waits (at most 30 s) until at least `n` log follow streams are open on `sim`
+/// (`Store::log_followers`): a background `logs -f` is attached, so it sees every line and the
+/// end of the instance from now on.
+pub async fn wait_log_followers(sim: &Simulator, n: usize) {
+    let store = sim.store();
+    let open =
+        super::wait::wait_until(Duration::from_secs(30), || store.log_followers() >= n).await;
+    assert!(
+        open,
+        "{} of {n} log followers open after 30 s",
+        store.log_followers()
+    );
 }
 
 /// Whether every container status of the pod is ready and the phase is Running.

@@ -2,7 +2,9 @@
 //! wait for the screen to show something (polling `capture-pane`, never a fixed sleep).
 
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use super::wait::wait_until_blocking;
 
 /// `tmux ARGS…`: its stdout when it succeeded.
 pub fn tmux(args: &[&str]) -> Option<String> {
@@ -12,11 +14,12 @@ pub fn tmux(args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// Whether tmux is not installed (after printing that `what` is skipped).
+/// Whether tmux is not installed (after [`super::tools::skip`] of `what`; with
+/// `PODSCOPE_REQUIRE_TOOLS=1` the test fails instead).
 pub fn missing(what: &str) -> bool {
     let missing = tmux(&["-V"]).is_none();
     if missing {
-        eprintln!("SKIP: tmux not installed; {what} is skipped");
+        super::tools::skip(what, "tmux is not installed");
     }
     missing
 }
@@ -43,21 +46,45 @@ pub fn keys(session: &str, keys: &str) {
     tmux(&["send-keys", "-t", session, keys]);
 }
 
-/// The screen once `f` holds, polled every 200 ms for at most `secs` seconds; panics with
+/// What the pane of `session` shows now (empty when tmux fails).
+pub fn screen(session: &str) -> String {
+    tmux(&["capture-pane", "-p", "-t", session]).unwrap_or_default()
+}
+
+/// How often the screen is captured while waiting on it.
+pub const CAPTURE_EVERY: Duration = Duration::from_millis(50);
+
+/// The screen once `f` holds, captured every [`CAPTURE_EVERY`] for at most `within`; `Err` with
+/// the last screen on time-out.
+pub fn screen_within(
+    session: &str,
+    within: Duration,
+    f: impl Fn(&str) -> bool,
+) -> Result<String, String> {
+    let mut last = String::new();
+    let held = wait_until_blocking(within, CAPTURE_EVERY, || {
+        last = screen(session);
+        f(&last)
+    });
+    if held { Ok(last) } else { Err(last) }
+}
+
+/// The screen once `f` holds (see [`screen_within`]), for at most `secs` seconds; panics with
 /// `what` and the last screen on time-out.
 pub fn wait_for(session: &str, what: &str, secs: u64, f: impl Fn(&str) -> bool) -> String {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let screen = tmux(&["capture-pane", "-p", "-t", session]).unwrap_or_default();
-        if f(&screen) {
-            return screen;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}; screen:\n{screen}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    screen_within(session, Duration::from_secs(secs), f)
+        .unwrap_or_else(|screen| panic!("timed out waiting for {what}; screen:\n{screen}"))
+}
+
+/// Waits (at most 5 s) until `session` no longer exists; panics with `what` otherwise.
+pub fn wait_gone(session: &str, what: &str) {
+    let gone = wait_until_blocking(Duration::from_secs(5), CAPTURE_EVERY, || {
+        tmux(&["has-session", "-t", session]).is_none()
+    });
+    assert!(
+        gone,
+        "{what}: tmux session {session} still exists after 5 s"
+    );
 }
 
 /// Ends `session`, with `q` first so the TUI restores the terminal.

@@ -20,6 +20,16 @@ use podscope::sim::runtime::NO_SHELL_ANNOTATION;
 use podscope::sim::{SimConfig, Simulator, load_fixture};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+/// The skip-or-fail rule for missing tools, shared with `tests/common` (also loaded there by
+/// the tests that use both).
+#[allow(clippy::duplicate_mod)]
+#[path = "../common/tools.rs"]
+pub mod tools;
+/// Waiting on a condition with a deadline, shared with `tests/common`.
+#[allow(clippy::duplicate_mod)]
+#[path = "../common/wait.rs"]
+pub mod wait;
+
 /// A case folder by prefix.
 pub fn case(prefix: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/cases");
@@ -139,10 +149,11 @@ pub struct Kubectl {
 }
 
 impl Kubectl {
-    /// The referee, or `None` after printing why the kubectl part of the test is skipped.
+    /// The referee, or `None` after [`tools::skip`] of the kubectl part of the test (with
+    /// `PODSCOPE_REQUIRE_TOOLS=1` the test fails instead).
     pub fn or_skip() -> Option<Kubectl> {
         let bin = kubectl_ws()
-            .inspect_err(|reason| eprintln!("skipping the kubectl part: {reason}"))
+            .inspect_err(|reason| tools::skip("the kubectl part", reason))
             .ok()?;
         let cache = tempfile::tempdir().expect("tempdir");
         Some(Kubectl { bin, cache })

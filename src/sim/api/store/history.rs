@@ -65,6 +65,14 @@ impl Store {
         st.history_start = st.rv;
     }
 
+    /// How many watch streams are open right now: each holds one subscription to the live
+    /// changes, taken in [`Store::watch_start`] before its initial events, so a change committed
+    /// once the count includes a client's watch reaches that watch. Tests wait on it instead of
+    /// sleeping until a client (kubectl `get -w`, a kube watcher) has opened its watch.
+    pub fn watchers(&self) -> usize {
+        self.inner.changes.receiver_count()
+    }
+
     /// Starts a watch consistently: for `since = None` the current matching state as ADDED
     /// changes, for `Some(rv)` the history after `rv` (or 410 if it is older than the history).
     pub(crate) fn watch_start(

@@ -53,6 +53,13 @@ impl Store {
             .map_or((Vec::new(), from), |b| b.since(from))
     }
 
+    /// How many `pods/log?follow=true` streams are open right now (HTTP or WebSocket): each
+    /// follower holds one [`Store::activity`] receiver from before it reads the instance's lines
+    /// until its response ends. Tests wait on it instead of sleeping until `logs -f` is attached.
+    pub fn log_followers(&self) -> usize {
+        self.inner.activity.receiver_count()
+    }
+
     /// A receiver that changes whenever a change is committed or a log line appended.
     pub(crate) fn activity(&self) -> watch::Receiver<u64> {
         self.inner.activity.subscribe()
