@@ -73,6 +73,9 @@ pub struct State {
     pub namespace_asked: bool,
     /// The namespace does not exist (`Cmd::CheckNamespace` answered 404): no pod can appear.
     pub namespace_missing: bool,
+    /// The namespace's pod names closest to `name`, found at start-up when the pod was missing
+    /// (`model::pod_ref::closest_names`); the waiting screen suggests them.
+    pub closest_pods: Vec<String>,
     /// The shells `e` tries, in order, each a command line (`app::shell::shells`: `--shell`,
     /// else `bash` then `sh`).
     pub shells: Vec<String>,
@@ -117,6 +120,7 @@ impl State {
             owner_asked: None,
             namespace_asked: false,
             namespace_missing: false,
+            closest_pods: Vec::new(),
             shells: crate::app::shell::shells(None),
             diagnosis: Vec::new(),
             log_tails: crate::model::diagnosis::LogTails::default(),
