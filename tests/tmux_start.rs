@@ -7,10 +7,21 @@ mod stream_support;
 
 use common::tmux::{end, keys, missing, new_session, wait_for};
 
+/// A tmux session, ended when dropped (also when an assertion fails).
+struct Session(String);
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        end(&self.0);
+    }
+}
+
 /// `sh -c 'CMD; echo rc=$?; sleep 60'` in a 120×30 session, so the exit code stays on screen.
-fn start(session: &str, cmd: &str) {
+#[must_use]
+fn start(session: &str, cmd: &str) -> Session {
     let sh = format!("sh -c '{cmd}; echo rc=$?; sleep 60'");
     new_session(session, 120, 30, &sh);
+    Session(session.to_owned())
 }
 
 fn podscope() -> &'static str {
@@ -25,7 +36,7 @@ fn redirected_stdout_or_term_dumb_refuse_the_tui_with_exit_2() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("out");
     let session = format!("podscope-start-redirect-{}", std::process::id());
-    start(
+    let _guard = start(
         &session,
         &format!("{} demo > {}", podscope(), file.display()),
     );
@@ -39,7 +50,7 @@ fn redirected_stdout_or_term_dumb_refuse_the_tui_with_exit_2() {
     assert_eq!(std::fs::read(&file).expect("the file"), b"");
 
     let session = format!("podscope-start-dumb-{}", std::process::id());
-    start(&session, &format!("TERM=dumb {} demo", podscope()));
+    let _guard = start(&session, &format!("TERM=dumb {} demo", podscope()));
     let screen = wait_for(&session, "the exit code", 20, |s| s.contains("rc="));
     end(&session);
     assert!(
@@ -63,7 +74,7 @@ async fn a_mistyped_pod_shows_the_closest_names_while_waiting() {
         stream_support::kubeconfig(&sim)
     );
     let screen = tokio::task::block_in_place(|| {
-        start(&session, &cmd);
+        let _guard = start(&session, &cmd);
         let screen = wait_for(&session, "the suggestion", 20, |s| {
             s.contains("did you mean hello?")
         });
