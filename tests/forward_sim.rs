@@ -305,7 +305,7 @@ async fn cli_refuses_an_undeclared_port_name_before_binding() {
 }
 
 /// A server that is gone is named with its cause, not just kube-rs' outer `client error
-/// (Connect)`.
+/// (Connect)`: a setup error, one line and exit 2 as for every subcommand.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cli_names_the_cause_when_the_server_is_gone() {
     let sim = stream_support::start().await;
@@ -320,9 +320,11 @@ async fn cli_names_the_cause_when_the_server_is_gone() {
         vec!["exec", "--kubeconfig", &kc, "hello", "--", "true"],
     ] {
         let (code, _, err) = stream_support::run(stream_support::podscope(), &args, None).await;
-        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(code, 2, "{args:?}: {err}");
         assert!(
-            err.starts_with("error: ") && err.contains("Connection refused"),
+            err.starts_with("podscope: cannot get pods in namespace \"default\": ")
+                && err.contains("Connection refused")
+                && err.trim_end().lines().count() == 1,
             "{args:?}: {err}"
         );
     }

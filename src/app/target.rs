@@ -60,6 +60,9 @@ pub struct Target {
     pub namespace_asked: bool,
     /// The namespace does not exist (`Cmd::CheckNamespace` answered 404): no pod can appear.
     pub namespace_missing: bool,
+    /// The namespace's pod names closest to `name`, found at start-up when the pod was missing
+    /// (`model::pod_ref::closest_names`); the waiting screen suggests them.
+    pub closest_pods: Vec<String>,
     /// The diagnosis of the pod, most important first (`app::diagnosis::refresh`).
     pub diagnosis: Vec<crate::model::diagnosis::Finding>,
     /// Tails of the containers' logs read for the diagnosis (previous instance once per restart).
@@ -108,6 +111,7 @@ impl Target {
             owner_asked: None,
             namespace_asked: false,
             namespace_missing: false,
+            closest_pods: Vec::new(),
             diagnosis: Vec::new(),
             log_tails: crate::model::diagnosis::LogTails::default(),
             related: crate::model::diagnosis::Related::new(),

@@ -97,6 +97,26 @@ pub fn one_line(e: &dyn std::error::Error) -> String {
     s.replace('\n', " ")
 }
 
+/// Why a kubeconfig could not be read, in one line. A YAML error keeps the parser's first line
+/// (`line 3 column 12: expected mapping start`: the position and what was wrong, without the
+/// `error: ` prefix) and drops the source excerpt the parser draws under it; other errors are
+/// [`one_line`].
+fn kubeconfig_reason(e: &kube::config::KubeconfigError) -> String {
+    match e {
+        kube::config::KubeconfigError::Parse(inner) => {
+            let text = inner.to_string();
+            let first = text
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or_default();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            first.to_owned()
+        }
+        other => one_line(other),
+    }
+}
+
 fn load_kubeconfig(opts: &ConnectOptions) -> Result<Option<Kubeconfig>, ConnectError> {
     if let Some(path) = &opts.kubeconfig {
         if !path.exists() {
@@ -109,13 +129,13 @@ fn load_kubeconfig(opts: &ConnectOptions) -> Result<Option<Kubeconfig>, ConnectE
             .map(Some)
             .map_err(|e| ConnectError::Kubeconfig {
                 path: path.display().to_string(),
-                reason: one_line(&e),
+                reason: kubeconfig_reason(&e),
             });
     }
     if let Some(value) = std::env::var_os("KUBECONFIG").filter(|v| !v.is_empty()) {
         return Kubeconfig::from_env().map_err(|e| ConnectError::Kubeconfig {
             path: value.to_string_lossy().into_owned(),
-            reason: one_line(&e),
+            reason: kubeconfig_reason(&e),
         });
     }
     let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -125,7 +145,7 @@ fn load_kubeconfig(opts: &ConnectOptions) -> Result<Option<Kubeconfig>, ConnectE
                 .map(Some)
                 .map_err(|e| ConnectError::Kubeconfig {
                     path: p.display().to_string(),
-                    reason: one_line(&e),
+                    reason: kubeconfig_reason(&e),
                 })
         }
         _ => Ok(None),

@@ -47,6 +47,29 @@ pub async fn preflight(target: &Target) -> Result<Option<Pod>, ReadError> {
     }
 }
 
+/// The names of the pods in `target`'s namespace (one LIST), to suggest what a mistyped pod
+/// name meant ([`crate::model::pod_ref::closest_names`]).
+///
+/// # Errors
+/// [`ReadError::Other`] with a line naming verb, resource and namespace (an RBAC refusal of
+/// `list pods` is common: callers log it and suggest nothing).
+pub async fn pod_names(target: &Target) -> Result<Vec<String>, ReadError> {
+    let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
+    match api.list(&ListParams::default()).await {
+        Ok(list) => Ok(list
+            .items
+            .into_iter()
+            .filter_map(|p| p.metadata.name)
+            .collect()),
+        Err(e) => Err(ReadError::Other(describe_error(
+            &e,
+            "list",
+            "pods",
+            &target.namespace,
+        ))),
+    }
+}
+
 /// What `--once` read: the pod, its events, its owner's existence and the previous log tails
 /// of its restarted containers (the lookups are added by [`confirm`]).
 #[derive(Debug, Clone)]

@@ -1,16 +1,18 @@
 //! `podscope attach POD` (and the bare `podscope POD`): resolves the cluster, then prints one
-//! snapshot (`--once`, [`super::once`]) or runs the TUI on a [`Session`].
+//! snapshot (`--once`, [`super::once`]), or checks `-c`, looks for the closest names of a
+//! missing pod, checks the terminal (`super::setup`) and runs the TUI on a [`Session`].
 
 use std::process::ExitCode;
 
 use jiff::Timestamp;
 
 use super::cli::AttachArgs;
+use super::setup::{check_container, require_terminal};
 use super::setup_error;
 use crate::cluster::on_demand::PodLister;
-use crate::cluster::one_shot::preflight;
+use crate::cluster::one_shot::{pod_names, preflight};
 use crate::cluster::{Session, Target, connect};
-use crate::model::pod_ref::validate_pod_name;
+use crate::model::pod_ref::{closest_names, validate_pod_name};
 
 /// Capacity of the one channel that feeds the loop; a full channel slows producers, not the UI.
 pub const CHANNEL_CAPACITY: usize = 1024;
@@ -42,14 +44,44 @@ pub async fn attach_with(
     if args.once {
         return Ok(super::once::print(&target, args.output, args.now).await);
     }
-    if let Err(e) = preflight(&target).await {
-        return Ok(setup_error(&e.to_string()));
+    let closest = match preflight(&target).await {
+        Err(e) => return Ok(setup_error(&e.to_string())),
+        Ok(Some(pod)) => {
+            if let Some(c) = &args.container
+                && let Err(msg) = check_container(&pod, c)
+            {
+                return Ok(setup_error(&msg));
+            }
+            None
+        }
+        // Said at once, with the likely meant names; the watch keeps waiting, as the pod may
+        // yet appear.
+        Ok(None) => Some(closest_pods(&target).await),
+    };
+    // Before anything is drawn: the TUI needs a terminal (`super::setup`). Checked after the
+    // cluster's answers, so a broken kubeconfig or a wrong `-c` is named first wherever it runs.
+    if let Err(msg) = require_terminal() {
+        return Ok(setup_error(&msg));
     }
-    run_tui_with(target, args, lister).await
+    run_tui_with(target, args, lister, closest).await
+}
+
+/// The names in `target`'s namespace closest to its missing pod (one LIST of the namespace's
+/// pods, `model::pod_ref::closest_names`); none, and a log line, when the LIST fails (RBAC may
+/// well refuse `list pods` to a user allowed to `get` one).
+pub(crate) async fn closest_pods(target: &Target) -> Vec<String> {
+    match pod_names(target).await {
+        Ok(names) => closest_names(&target.pod, names.iter().map(String::as_str)),
+        Err(e) => {
+            tracing::warn!("no suggestions for the missing pod {}: {e}", target.pod);
+            Vec::new()
+        }
+    }
 }
 
 /// Runs the TUI for `target` with `args`' options (`-c`, `--log-lines`, `--forward`);
-/// `lister` enables the pod switcher (the demo's in-process store only).
+/// `lister` enables the pod switcher (the demo's in-process store only). `closest`: the pod was
+/// missing at start-up (the waiting screen says so at once), with the names it suggests.
 ///
 /// # Errors
 /// Failures inside the TUI loop (terminal IO).
@@ -57,6 +89,7 @@ pub async fn run_tui_with(
     target: Target,
     args: &AttachArgs,
     lister: Option<PodLister>,
+    closest: Option<Vec<String>>,
 ) -> color_eyre::Result<ExitCode> {
     #[allow(clippy::disallowed_methods)] // the initial clock reading; the loop ticks afterwards
     let now = args.now.unwrap_or_else(Timestamp::now);
@@ -69,6 +102,10 @@ pub async fn run_tui_with(
         can_switch: lister.is_some(),
     };
     let mut state = crate::app::State::with_config(config, &target.namespace, &target.pod, now);
+    if let Some(names) = closest {
+        state.target.connection = crate::app::state::Connection::NotFound;
+        state.target.closest_pods = names;
+    }
     let mut session = Session::start(target, tx).with_log_transport(args.log_transport);
     if let Some(l) = lister {
         session.set_pod_lister(l);

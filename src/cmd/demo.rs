@@ -45,6 +45,12 @@ fn fixture_dirs(root: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// # Errors
 /// Only for failures inside the TUI loop; a simulator that cannot start is exit code 2.
 pub async fn run(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
+    // Before the demo cluster starts: the TUI needs a terminal (`super::setup`).
+    if !args.once
+        && let Err(msg) = super::setup::require_terminal()
+    {
+        return Ok(super::setup_error(&msg));
+    }
     let root = cases_dir();
     let fixtures = match fixture_dirs(&root) {
         Ok(d) if !d.is_empty() => d,

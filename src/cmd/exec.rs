@@ -59,8 +59,9 @@ pub fn finish(code: i32) -> ExitCode {
 /// The hand-off every pod subcommand starts with: [`super::connect_or_exit`], then GET the pod.
 ///
 /// # Errors
-/// The exit code to return, the message printed: 2 for setup errors, 1 (kubectl's wording, see
-/// [`report`]) when the GET fails.
+/// The exit code to return, the message printed: 2 for setup errors (the connection, and a GET
+/// refused with 401/403 or never answered: [`super::setup::first_request_error`]), 1 (kubectl's
+/// wording, see [`report`]) when the server answers the GET otherwise (404 …).
 pub async fn connect_and_get_pod(
     opts: &ConnectOptions,
     pod: &str,
@@ -69,11 +70,17 @@ pub async fn connect_and_get_pod(
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
     match api.get(pod).await {
         Ok(p) => Ok((target, api, p)),
-        Err(e) => Err(report(&api_error(e))),
+        Err(e) => Err(
+            match super::setup::first_request_error(&e, "get", &target) {
+                Some(line) => super::setup_error(&line),
+                None => report(&api_error(e)),
+            },
+        ),
     }
 }
 
-/// Runs `podscope exec`. Setup errors print one line and exit 2 (as `podscope attach`).
+/// Runs `podscope exec`. Setup errors print one line and exit 2 (as every subcommand,
+/// [`super::setup`]).
 pub async fn run(args: &ExecArgs) -> ExitCode {
     let (_, api, pod) = match connect_and_get_pod(&args.cluster, &args.pod).await {
         Ok(found) => found,

@@ -7,6 +7,8 @@
 //!   `port-forward`, `debug`, with kubectl's output and exit codes.
 //! - [`demo`]: the embedded simulated cluster and the TUI on its crash-looping pod.
 //! - [`sim`]: the simulated API server alone.
+//!
+//! [`setup`] holds the one rule for setup errors (exit code 2) all of them follow.
 
 pub mod attach;
 pub mod cli;
@@ -16,6 +18,7 @@ pub mod exec;
 pub mod logs;
 pub mod once;
 pub mod port_forward;
+pub mod setup;
 pub mod sim;
 
 use std::process::ExitCode;
@@ -23,14 +26,11 @@ use std::process::ExitCode;
 use crate::cluster::{ConnectOptions, Target, connect};
 use cli::{AttachArgs, Command};
 
-/// Exit code for bad input detected before the TUI starts (kubeconfig, context, RBAC, network).
+/// Exit code for bad input detected before a subcommand does its work (kubeconfig, context,
+/// credentials, RBAC on the first read, network, no terminal): [`setup`].
 pub const EXIT_SETUP_ERROR: u8 = 2;
 
-/// Prints `podscope: MSG` on stderr and returns [`EXIT_SETUP_ERROR`].
-pub(crate) fn setup_error(msg: &str) -> ExitCode {
-    eprintln!("podscope: {msg}");
-    ExitCode::from(EXIT_SETUP_ERROR)
-}
+pub(crate) use setup::setup_error;
 
 /// For the one-shot subcommands (`exec`, `debug`, `port-forward`): [`connect`], or print the
 /// one-line [`crate::cluster::ConnectError`] and return exit code 2 (as `podscope attach` does

@@ -51,9 +51,104 @@ pub fn validate_pod_name(name: &str) -> Result<(), String> {
     ))
 }
 
+/// Most names [`closest_names`] returns.
+pub const MAX_SUGGESTIONS: usize = 3;
+
+/// The names in `names` (one list of the namespace's pods) that `wanted` was probably meant to
+/// be, closest first, at most [`MAX_SUGGESTIONS`]: those within an edit distance (optimal string
+/// alignment: a swap of two neighbours counts once, so `crahs` is 1 from `crash`) of a third of
+/// `wanted`'s length (at least 1), then those that start with `wanted` (a Deployment's
+/// `web-7d9f8-x2x4q` for `web`), shorter first. `wanted` itself is never suggested.
+#[must_use]
+pub fn closest_names<'a>(wanted: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let limit = (wanted.chars().count() / 3).max(1);
+    let mut ranked: Vec<(usize, usize, &str)> = names
+        .into_iter()
+        .filter(|n| *n != wanted)
+        .filter_map(|n| {
+            let d = strsim::osa_distance(wanted, n);
+            if d <= limit {
+                Some((0, d, n))
+            } else if wanted.len() >= 2 && n.starts_with(wanted) {
+                Some((1, n.len(), n))
+            } else {
+                None
+            }
+        })
+        .collect();
+    ranked.sort_unstable();
+    ranked.dedup();
+    ranked
+        .into_iter()
+        .take(MAX_SUGGESTIONS)
+        .map(|(_, _, n)| sanitize(n).into_owned())
+        .collect()
+}
+
+/// `did you mean crash?`, `did you mean web-1 or web-2?`, `did you mean a, b or c?`; `None`
+/// for no names.
+#[must_use]
+pub fn did_you_mean(names: &[String]) -> Option<String> {
+    let (last, rest) = names.split_last()?;
+    Some(if rest.is_empty() {
+        format!("did you mean {last}?")
+    } else {
+        format!("did you mean {} or {last}?", rest.join(", "))
+    })
+}
+
+/// The one line for a pod that is not there: `pod "crahs" not found in namespace "default"`,
+/// then `; did you mean crash?` when [`closest_names`] found any.
+#[must_use]
+pub fn not_found_line(name: &str, namespace: &str, closest: &[String]) -> String {
+    let base = format!(
+        "pod \"{}\" not found in namespace \"{}\"",
+        sanitize(name),
+        sanitize(namespace)
+    );
+    match did_you_mean(closest) {
+        Some(hint) => format!("{base}; {hint}"),
+        None => base,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{PodRefError, parse_pod_ref, validate_pod_name};
+    use super::validate_pod_name;
+    use super::{PodRefError, closest_names, did_you_mean, not_found_line, parse_pod_ref};
+
+    #[test]
+    fn a_typo_suggests_the_closest_names() {
+        let pods = [
+            "crash",
+            "hello",
+            "crash-loop-7d9f8-x2x4q",
+            "web-6f7c9-abcde",
+            "web-6f7c9-zzzzz",
+        ];
+        assert_eq!(closest_names("crahs", pods), vec!["crash"]);
+        // `crash` itself is never suggested; what starts with it is.
+        assert_eq!(closest_names("crash", pods), vec!["crash-loop-7d9f8-x2x4q"]);
+        assert_eq!(closest_names("helo", pods), vec!["hello"]);
+        assert_eq!(
+            closest_names("web", pods),
+            vec!["web-6f7c9-abcde", "web-6f7c9-zzzzz"]
+        );
+        assert_eq!(closest_names("nothing-like-it", pods), Vec::<String>::new());
+        assert_eq!(
+            not_found_line("crahs", "default", &closest_names("crahs", pods)),
+            "pod \"crahs\" not found in namespace \"default\"; did you mean crash?"
+        );
+        assert_eq!(
+            not_found_line("zzz", "default", &[]),
+            "pod \"zzz\" not found in namespace \"default\""
+        );
+        let three: Vec<String> = ["a", "b", "c"].map(String::from).into();
+        assert_eq!(
+            did_you_mean(&three).as_deref(),
+            Some("did you mean a, b or c?")
+        );
+    }
 
     #[test]
     fn pod_refs_are_kubectls() {

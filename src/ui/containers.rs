@@ -8,6 +8,7 @@ use ratatui::widgets::Paragraph;
 
 use super::{countdown, exit_hint, section};
 use crate::app::state::{Connection, State};
+use crate::model::pod_ref::not_found_line;
 use crate::model::{ContainerKind, ContainerState, ContainerSummary};
 use crate::ui::theme::Theme;
 
@@ -77,6 +78,10 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
                 Connection::NotFound if state.target.namespace_missing => format!(
                     "  no namespace {} in this cluster: check -n (kubectl get namespaces)",
                     state.target.namespace
+                ),
+                Connection::NotFound if !state.target.closest_pods.is_empty() => format!(
+                    "  {} Waiting for it to appear…",
+                    not_found_line(&state.target.name, &state.target.namespace, &state.target.closest_pods)
                 ),
                 Connection::NotFound => format!(
                     "  waiting for pod {} in {} to appear… (kubectl get pods -n {} lists what is there)",

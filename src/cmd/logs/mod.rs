@@ -68,13 +68,19 @@ pub struct LogsArgs {
     pub log_transport: LogTransport,
 }
 
-/// A failure to report on stderr and exit 1 with, worded as kubectl words it.
+/// A failure to report on stderr: worded as kubectl words it, exit 1; or a setup error
+/// (`podscope: …`, exit 2, [`super::setup`]).
 #[derive(Debug)]
-pub(crate) struct Failure(String);
+pub(crate) enum Failure {
+    /// kubectl's line, exit 1.
+    Kubectl(String),
+    /// A setup error's line, without the `podscope: ` prefix.
+    Setup(String),
+}
 
 impl Failure {
     fn client(msg: impl std::fmt::Display) -> Failure {
-        Failure(format!("error: {msg}"))
+        Failure::Kubectl(format!("error: {msg}"))
     }
 }
 
@@ -83,7 +89,9 @@ impl From<LogError> for Failure {
         match e {
             LogError::Server {
                 reason, message, ..
-            } if !reason.is_empty() => Failure(format!("Error from server ({reason}): {message}")),
+            } if !reason.is_empty() => {
+                Failure::Kubectl(format!("Error from server ({reason}): {message}"))
+            }
             other => Failure::client(other),
         }
     }
@@ -265,14 +273,16 @@ pub(crate) async fn pump(
     }
 }
 
-/// Runs `podscope logs`; returns the exit code (0, 1 on errors as kubectl, 130 on Ctrl-C).
+/// Runs `podscope logs`; returns the exit code (0, 1 on errors as kubectl, 2 for setup errors
+/// as every subcommand ([`super::setup`]), 130 on Ctrl-C).
 pub async fn run(args: &LogsArgs) -> ExitCode {
     match run_inner(args).await {
         Ok(code) => code,
-        Err(Failure(msg)) => {
+        Err(Failure::Kubectl(msg)) => {
             eprintln!("{}", crate::model::sanitize::sanitize(&msg));
             ExitCode::FAILURE
         }
+        Err(Failure::Setup(line)) => super::setup_error(&line),
     }
 }
 
@@ -282,7 +292,9 @@ async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
         .map_err(|e| Failure::client(format!("podscope logs reads one pod; {e} (use pod/NAME)")))?
         .to_owned();
     let opts = args.cluster.clone();
-    let target = connect(&opts, &pod_name).await.map_err(Failure::client)?;
+    let target = connect(&opts, &pod_name)
+        .await
+        .map_err(|e| Failure::Setup(e.to_string()))?;
     let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
     let source = LogSource::new(args.log_transport, &target.client, &target.namespace);
     let pod = match api.get(&pod_name).await {
@@ -294,7 +306,14 @@ async fn run_inner(args: &LogsArgs) -> Result<ExitCode, Failure> {
                 target.namespace
             )));
         }
-        Err(e) => return Err(LogError::from(e).into()),
+        Err(e) => {
+            return Err(
+                match super::setup::first_request_error(&e, "get", &target) {
+                    Some(line) => Failure::Setup(line),
+                    None => LogError::from(e).into(),
+                },
+            );
+        }
     };
     let containers = choose_containers(&pod, args)?;
     // Following across restarts applies to the live instance; with --previous or --limit-bytes

@@ -21,9 +21,11 @@ use super::cli::OutputFormat;
 use super::setup_error;
 use crate::cluster::Target;
 use crate::cluster::one_shot::{ReadError, confirm, read_snapshot};
+use crate::model::pod_ref::did_you_mean;
 
 /// Reads `target`'s pod once and prints it in `format` on stdout; exit 0. A missing pod is
-/// kubectl's `Error from server (NotFound): …` and exit 1; other failures exit 2
+/// kubectl's `Error from server (NotFound): …` with the namespace's closest names
+/// (`; did you mean crash?`, [`super::attach::closest_pods`]) and exit 1; other failures exit 2
 /// ([`super::EXIT_SETUP_ERROR`]). `now` pins the clock (`--now`), else the one clock read.
 pub async fn print(target: &Target, format: OutputFormat, now: Option<Timestamp>) -> ExitCode {
     #[allow(clippy::disallowed_methods)] // the one clock read of --once
@@ -43,7 +45,11 @@ pub async fn print(target: &Target, format: OutputFormat, now: Option<Timestamp>
             ExitCode::SUCCESS
         }
         Err(e @ ReadError::NotFound { .. }) => {
-            eprintln!("Error from server (NotFound): {e}");
+            let closest = super::attach::closest_pods(target).await;
+            match did_you_mean(&closest) {
+                Some(hint) => eprintln!("Error from server (NotFound): {e}; {hint}"),
+                None => eprintln!("Error from server (NotFound): {e}"),
+            }
             ExitCode::FAILURE
         }
         Err(e) => setup_error(&e.to_string()),
