@@ -1,13 +1,14 @@
-//! The port-forward panel's part of `update` (issue #5): `f` shows the forwards, `a` types a
+//! The port-forward panel's part of `update`: `f` shows the forwards, `a` types a
 //! `[ADDR:]LOCAL:REMOTE` spec, `x`/Delete removes the selected one (the keys are rows of
 //! [`super::keymap::KEYMAP`]); statuses arrive as `Msg::Forward`. Pure: every effect is a
 //! returned [`Cmd`].
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{KeyEvent, KeyEventKind};
 
 use super::Cmd;
 use super::keymap::Action;
 use super::msg::ForwardMsg;
+use super::prompt::{Outcome, Prompt};
 use super::state::State;
 use crate::model::forward::PortSpec;
 use crate::model::forward_status::{ForwardState, ForwardStatus};
@@ -62,7 +63,7 @@ pub struct ForwardPanel {
     /// Index of the selected entry.
     pub selected: usize,
     /// The spec being typed after `a` (`None`: not typing).
-    pub input: Option<String>,
+    pub input: Option<Prompt>,
     /// The id the next forward gets.
     pub next_id: u64,
     /// The panel's status line (parse error of a typed spec), cleared by the next panel action.
@@ -131,51 +132,45 @@ pub fn on_msg(state: &mut State, msg: ForwardMsg) {
     }
 }
 
-/// A key while a spec is typed after `a`: characters and Backspace edit it, Enter adds the
-/// forward (or says why the spec is bad), Esc or Ctrl-C cancel.
+/// A key while a spec is typed after `a`, edited by [`Prompt::key`]: Enter adds the forward (or
+/// says why the spec is bad), Esc or Ctrl-C cancel.
 pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
     if key.kind == KeyEventKind::Release {
         return Vec::new();
     }
-    state.dirty = true;
-    let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
     let panel = &mut state.forwards;
-    let Some(text) = panel.input.as_mut() else {
+    let Some(prompt) = panel.input.as_mut() else {
         return Vec::new();
     };
-    match key.code {
-        _ if ctrl_c => panel.input = None,
-        KeyCode::Esc => panel.input = None,
-        KeyCode::Backspace => {
-            text.pop();
-        }
-        KeyCode::Enter => {
-            let typed = text.trim().to_owned();
+    state.dirty = true;
+    let typed = match prompt.key(key) {
+        Outcome::Editing => return Vec::new(),
+        Outcome::Cancelled => {
             panel.input = None;
-            if typed.is_empty() {
-                return Vec::new();
-            }
-            return match typed.parse::<PortSpec>() {
-                Ok(spec) => match unknown_port_name(state, &spec) {
-                    Some(name) => {
-                        state.forwards.status = Some(format!(
-                            "Pod '{}' does not have a named port '{name}'",
-                            sanitize(&state.name)
-                        ));
-                        Vec::new()
-                    }
-                    None => add(state, spec),
-                },
-                Err(e) => {
-                    state.forwards.status = Some(format!("bad forward {typed:?}: {e}"));
-                    Vec::new()
-                }
-            };
+            return Vec::new();
         }
-        KeyCode::Char(c) if !c.is_control() => text.push(c),
-        _ => {}
+        Outcome::Accepted(text) => text.trim().to_owned(),
+    };
+    panel.input = None;
+    if typed.is_empty() {
+        return Vec::new();
     }
-    Vec::new()
+    match typed.parse::<PortSpec>() {
+        Ok(spec) => match unknown_port_name(state, &spec) {
+            Some(name) => {
+                state.forwards.status = Some(format!(
+                    "Pod '{}' does not have a named port '{name}'",
+                    sanitize(&state.name)
+                ));
+                Vec::new()
+            }
+            None => add(state, spec),
+        },
+        Err(e) => {
+            state.forwards.status = Some(format!("bad forward {typed:?}: {e}"));
+            Vec::new()
+        }
+    }
 }
 
 /// A panel action from the keymap (`a` add, `x`/Delete remove, `↓/j` `↑/k` select, `f`/Esc
@@ -187,7 +182,7 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
     let last = panel.entries.len().saturating_sub(1);
     match action {
         Action::CloseForwards => toggle(state),
-        Action::ForwardAdd => panel.input = Some(String::new()),
+        Action::ForwardAdd => panel.input = Some(Prompt::default()),
         Action::ForwardRemove if panel.selected < panel.entries.len() => {
             let removed = panel.entries.remove(panel.selected);
             panel.selected = panel.selected.min(panel.entries.len().saturating_sub(1));

@@ -9,6 +9,7 @@ pub mod forwards;
 pub mod keymap;
 pub mod logs;
 pub mod msg;
+pub mod prompt;
 pub mod run;
 pub mod shell;
 pub mod state;

@@ -76,10 +76,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
             InputKind::Search => "/",
             InputKind::Filter => "&",
         };
-        Line::from(vec![
-            Span::styled(format!("{mark}{}", i.text), t.key),
-            Span::styled("▏", t.key),
-        ])
+        super::prompt::line(mark, t.key, &i.prompt, t.key, cols)
     });
     if prompt.is_some() {
         rows = rows.saturating_sub(1);

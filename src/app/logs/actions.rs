@@ -1,13 +1,14 @@
 //! The log pane's part of `update`: keys, the typed prompt, stream messages and pod updates.
 //! Pure: every effect is a returned [`Cmd`].
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{KeyEvent, KeyEventKind};
 
 use super::follow::{Follow, Reopen, Role, Step};
 use super::search::Needle;
 use super::{Input, InputKind, LogPane};
 use crate::app::Cmd;
 use crate::app::keymap::Action;
+use crate::app::prompt::{Outcome, Prompt};
 use crate::app::state::State;
 use crate::model::{LineKind, LogLine};
 
@@ -167,34 +168,27 @@ pub fn saved(state: &mut State, path: &str, result: Result<usize, String>) {
     state.dirty = true;
 }
 
-/// A key while the prompt is open: characters are typed, Backspace erases, Enter applies,
-/// Esc cancels.
+/// A key while the prompt is open, edited by [`Prompt::key`]: Enter applies the search or
+/// filter, Esc or Ctrl-C cancel.
 pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
-    if key.kind == KeyEventKind::Release {
-        return Vec::new();
-    }
     let Some(input) = state.logs.input.as_mut() else {
         return Vec::new();
     };
+    if key.kind == KeyEventKind::Release {
+        return Vec::new();
+    }
     state.dirty = true;
-    match key.code {
-        KeyCode::Esc => state.logs.input = None,
-        KeyCode::Backspace => {
-            input.text.pop();
-        }
-        KeyCode::Enter => {
-            let Input { kind, text } = input.clone();
+    match input.prompt.key(key) {
+        Outcome::Editing => {}
+        Outcome::Cancelled => state.logs.input = None,
+        Outcome::Accepted(text) => {
+            let kind = input.kind;
             state.logs.input = None;
             match kind {
                 InputKind::Search => search(&mut state.logs, &text),
                 InputKind::Filter => set_filter(&mut state.logs, &text),
             }
         }
-        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-            state.logs.input = None;
-        }
-        KeyCode::Char(ch) if !ch.is_control() => input.text.push(ch),
-        _ => {}
     }
     Vec::new()
 }
@@ -244,7 +238,7 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
             };
             pane.input = Some(Input {
                 kind,
-                text: text.unwrap_or_default(),
+                prompt: Prompt::with_text(&text.unwrap_or_default()),
             });
         }
         Action::LogNextMatch => step_match(pane, true),

@@ -14,6 +14,7 @@ pub mod search;
 
 use std::collections::VecDeque;
 
+use crate::app::prompt::Prompt;
 use crate::model::log::Inserted;
 use crate::model::{EventSummary, LineKind, LogBuffer, LogLine};
 use follow::Follow;
@@ -33,8 +34,8 @@ pub enum InputKind {
 pub struct Input {
     /// Search or filter.
     pub kind: InputKind,
-    /// The text typed so far.
-    pub text: String,
+    /// The line being typed.
+    pub prompt: Prompt,
 }
 
 /// Everything the log pane shows and reads.
