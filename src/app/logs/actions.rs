@@ -14,7 +14,14 @@ use crate::model::{LineKind, LogLine};
 
 /// Stops every stream and starts reading what the pane shows now: the selected container (or
 /// all with `a`), current instance (or previous with `p`). Nothing while hidden or without a pod.
+/// A current view kept while `p` shows the previous instance is dropped.
 pub fn reload(state: &mut State) -> Vec<Cmd> {
+    state.logs.stash = None;
+    restart(state)
+}
+
+/// [`reload`] keeping [`LogPane::stash`].
+pub(super) fn restart(state: &mut State) -> Vec<Cmd> {
     let mut cmds: Vec<Cmd> = state
         .logs
         .follows
@@ -48,7 +55,7 @@ pub fn reload(state: &mut State) -> Vec<Cmd> {
 }
 
 /// Carries out `steps` for reader `idx`: opens streams (new ids) and inserts markers.
-fn run_steps(pane: &mut LogPane, idx: usize, steps: Vec<Step>) -> Vec<Cmd> {
+pub(super) fn run_steps(pane: &mut LogPane, idx: usize, steps: Vec<Step>) -> Vec<Cmd> {
     let mut cmds = Vec::new();
     for step in steps {
         match step {
@@ -205,10 +212,7 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
             return reload(state);
         }
         Action::SwitchFocus => pane.focused = !pane.focused,
-        Action::LogPrevious => {
-            pane.previous = !pane.previous;
-            return reload(state);
-        }
+        Action::LogPrevious => return super::previous::toggle(state),
         Action::LogAll => {
             pane.all = !pane.all;
             return reload(state);

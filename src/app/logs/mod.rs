@@ -1,6 +1,7 @@
 //! The log pane's state ([`LogPane`], `state.logs`) and its part of `update`: streams per
 //! container with following across restarts ([`follow`]), keys and typed input ([`actions`]),
-//! search and filter matching ([`search`]).
+//! the previous instance and back ([`previous`]), search and filter matching ([`search`]), and
+//! which instance each view reads ([`instance`]).
 //!
 //! Positions: every kept line has an absolute index `evicted + i` (stable while lines are only
 //! appended; rebuilt after an out-of-order merge or removal). The view list is every kept line,
@@ -10,6 +11,8 @@
 
 pub mod actions;
 pub mod follow;
+pub mod instance;
+pub mod previous;
 pub mod search;
 
 use std::collections::VecDeque;
@@ -77,6 +80,8 @@ pub struct LogPane {
     pub status: Option<String>,
     /// Lines one page scroll moves (from the terminal height).
     pub page: usize,
+    /// While `p` shows the previous instance: the current view as it was (`previous::toggle`).
+    pub stash: Option<previous::Stash>,
 }
 
 impl LogPane {
@@ -102,6 +107,7 @@ impl LogPane {
             next_stream: 1,
             status: None,
             page: 10,
+            stash: None,
         }
     }
 
