@@ -10,7 +10,9 @@ use crate::app::Cmd;
 use crate::app::keymap::Action;
 use crate::app::prompt::{Outcome, Prompt};
 use crate::app::state::State;
-use crate::model::{LineKind, LogLine};
+use crate::model::LogLine;
+
+pub use super::save::saved;
 
 /// Stops every stream and starts reading what the pane shows now: the selected container (or
 /// all with `a`), current instance (or previous with `p`). Nothing while hidden or without a pod.
@@ -163,18 +165,6 @@ pub fn events_changed(state: &mut State) {
     }
 }
 
-/// `Msg::LogsSaved`: the result in the status line.
-pub fn saved(state: &mut State, path: &str, result: Result<usize, String>) {
-    state.logs.status = Some(match result {
-        Ok(bytes) => format!("saved {bytes} bytes to {path}"),
-        Err(e) => format!(
-            "cannot save {path}: {}",
-            crate::model::sanitize::sanitize(&e)
-        ),
-    });
-    state.dirty = true;
-}
-
 /// A key while the prompt is open, edited by [`Prompt::key`]: Enter applies the search or
 /// filter, Esc or Ctrl-C cancel.
 pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
@@ -224,7 +214,10 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
             };
         }
         Action::LogTimestamps => pane.timestamps = !pane.timestamps,
-        Action::LogWrap => pane.wrap = !pane.wrap,
+        Action::LogWrap => {
+            pane.wrap = !pane.wrap;
+            pane.status = Some(if pane.wrap { "wrap on" } else { "wrap off" }.to_owned());
+        }
         Action::LogEvents => {
             pane.events = !pane.events;
             let events = state.events.clone();
@@ -247,7 +240,7 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
         }
         Action::LogNextMatch => step_match(pane, true),
         Action::LogPrevMatch => step_match(pane, false),
-        Action::LogSave => return save(state),
+        Action::LogSave => return super::save::save(state),
         Action::LogUp => scroll_up(pane, 1),
         Action::LogPageUp => scroll_up(pane, pane.page),
         Action::LogDown => scroll_down(pane, 1),
@@ -333,39 +326,4 @@ fn set_filter(pane: &mut LogPane, text: &str) {
     pane.filter = Needle::new(text);
     pane.reindex();
     pane.top = None;
-}
-
-/// `s`: the loaded lines as text (timestamps as the kubelet sends them, container prefixes when
-/// all containers are shown), to `podscope-<pod>-<container>-<time>.log`.
-fn save(state: &mut State) -> Vec<Cmd> {
-    let pane = &state.logs;
-    let container = if pane.all {
-        "all".to_owned()
-    } else {
-        pane.follows
-            .first()
-            .map_or_else(|| "none".to_owned(), |f| f.container().to_owned())
-    };
-    let stamp = state.now.strftime("%Y%m%dT%H%M%SZ").to_string();
-    let safe = |s: &str| s.replace(['/', '\\'], "_");
-    let path = format!(
-        "podscope-{}-{}-{stamp}.log",
-        safe(&state.name),
-        safe(&container)
-    );
-    let mut contents = String::new();
-    for l in pane.buffer.lines() {
-        if let Some(ts) = l.ts {
-            contents.push_str(&ts.strftime("%Y-%m-%dT%H:%M:%S.%9fZ").to_string());
-            contents.push(' ');
-        }
-        if (pane.all || l.kind == LineKind::Event) && !l.container.is_empty() {
-            contents.push('[');
-            contents.push_str(&l.container);
-            contents.push_str("] ");
-        }
-        contents.push_str(&l.text);
-        contents.push('\n');
-    }
-    vec![Cmd::SaveLogs { path, contents }]
 }

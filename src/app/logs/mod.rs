@@ -1,7 +1,7 @@
 //! The log pane's state ([`LogPane`], `state.logs`) and its part of `update`: streams per
 //! container with following across restarts ([`follow`]), keys and typed input ([`actions`]),
-//! the previous instance and back ([`previous`]), search and filter matching ([`search`]), and
-//! which instance each view reads ([`instance`]).
+//! the previous instance and back ([`previous`]), saving ([`save`]), search and filter matching
+//! ([`search`]), and which instance each view reads ([`instance`]).
 //!
 //! Positions: every kept line has an absolute index `evicted + i` (stable while lines are only
 //! appended; rebuilt after an out-of-order merge or removal). The view list is every kept line,
@@ -13,6 +13,7 @@ pub mod actions;
 pub mod follow;
 pub mod instance;
 pub mod previous;
+pub mod save;
 pub mod search;
 
 use std::collections::VecDeque;
@@ -82,6 +83,9 @@ pub struct LogPane {
     pub page: usize,
     /// While `p` shows the previous instance: the current view as it was (`previous::toggle`).
     pub stash: Option<previous::Stash>,
+    /// Saves asked for and not answered yet: the path and what was written to it, e.g.
+    /// `12 lines (filter "disk", timestamps off)`, for the status line.
+    pub saving: Vec<(String, String)>,
 }
 
 impl LogPane {
@@ -108,6 +112,7 @@ impl LogPane {
             status: None,
             page: 10,
             stash: None,
+            saving: Vec::new(),
         }
     }
 
