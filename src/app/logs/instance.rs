@@ -1,10 +1,11 @@
 //! Which container instance each log view reads, in words for the pane's title.
 //!
 //! Instances are counted from 1; the instance that ran with `restartCount` R is instance R + 1
-//! ("restart R"). The kubelet's `validateContainerLogStatus` (`pkg/kubelet/kubelet_pods.go`)
-//! serves for `previous=false` the running or terminated instance, and while the container waits
-//! (a back-off) the one in `lastState` — which is also what `previous=true` serves: in a
-//! CrashLoopBackOff both views show the same instance, and the title says so.
+//! ("restart R"). The kubelet's `validateContainerLogStatus` (`pkg/kubelet/kubelet_pods.go`,
+//! `docs/protocols.md` §2.3) serves for `previous=false` the running or terminated instance, and
+//! while the container waits (a back-off) the one in `lastState` — which is also what
+//! `previous=true` serves: in a CrashLoopBackOff both views show the same instance, and the title
+//! says so.
 
 use jiff::Timestamp;
 

@@ -1,9 +1,9 @@
 //! `p`: the previous instance and back. The current view (every line read so far, earlier
 //! instances and their restart markers included, the scroll position and the current match) is
 //! kept aside while the previous instance is shown, and put back when `p` is pressed again: the
-//! kubelet keeps only the previous instance's log (`docs/protocols.md` §2.4), so what was read
-//! of older ones could not be read again. Its readers resume from where they stopped, reading the
-//! instances that ran in between as a pod update would.
+//! kubelet serves only the current and the previous instance (`docs/protocols.md` §2.3), so
+//! what was read of older ones could not be read again. Its readers resume from where they
+//! stopped, reading the instances that ran in between as a pod update would.
 
 use super::LogPane;
 use super::actions::{restart, run_steps};
