@@ -192,10 +192,10 @@ fn http_get_body(port: u16) -> String {
         .map_or(String::new(), |(_, b)| b.to_owned())
 }
 
-/// The port-forward panel: `f` opens it, `a`, `:8081`, Enter adds a forward to
-/// the seed's proxy sidecar; it is listed as listening on a random local port, `hello from
-/// hello` comes back through it (counted in TOTAL), and `x` removes it: the port stops
-/// accepting connections.
+/// The port-forward panel: `f` opens it, `a`, `9999`, Ctrl-U (kills it),
+/// `:8081`, Enter adds a forward to the seed's proxy sidecar; it is listed as listening on a
+/// random local port, `hello from hello` comes back through it (counted in TOTAL), and `x`
+/// removes it: the port stops accepting connections.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn f_panel_adds_a_forward_that_answers_and_x_removes_it() {
     let Some((sim, session)) = hello_in_tmux("podscope-forward", &[]).await else {
@@ -210,6 +210,12 @@ async fn f_panel_adds_a_forward_that_answers_and_x_removes_it() {
         wait_for(&session, "the spec prompt", |s| {
             s.contains("forward [ADDR:]LOCAL:REMOTE:")
         });
+        // A real terminal's Ctrl-U kills what was typed (it once typed a literal `u`).
+        tmux(&["send-keys", "-t", &session, "-l", "9999"]);
+        wait_for(&session, "the typed text", |s| {
+            s.contains("forward [ADDR:]LOCAL:REMOTE: 9999▏")
+        });
+        tmux(&["send-keys", "-t", &session, "C-u"]);
         tmux(&["send-keys", "-t", &session, "-l", ":8081"]);
         tmux(&["send-keys", "-t", &session, "Enter"]);
         let screen = wait_for(&session, "the forward listening", |s| {

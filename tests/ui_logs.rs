@@ -37,7 +37,10 @@ fn case04_previous_log_at_120x40_and_80x24() {
         let screen = text(&backend);
         // The diagnosis stays visible next to the log.
         assert!(screen.contains("OOMKilled, exit 137 (SIGKILL)"), "{screen}");
-        assert!(screen.contains("logs coord (current)"), "{screen}");
+        assert!(
+            screen.contains("logs coord · current: instance 6 (restart 5), exited 137 70s ago"),
+            "{screen}"
+        );
         // Following: the newest lines are at the bottom of the pane.
         let last = want.last().expect("a line");
         assert!(screen.contains(last.as_str()), "{screen}");

@@ -230,7 +230,7 @@ fn opening_the_panel_closes_help_and_its_keys_drive_it() {
     update(&mut s, key(KeyCode::Char('a')));
     update(&mut s, key(KeyCode::Char('f')));
     assert!(update(&mut s, key(KeyCode::Char('q'))).is_empty());
-    assert_eq!(s.overlay.forward_input(), Some("fq"));
+    assert_eq!(s.overlay.forward_input().map(|p| p.text()), Some("fq"));
     update(&mut s, key(KeyCode::Esc));
     assert!(s.overlay.forwards_shown() && s.overlay.forward_input().is_none());
     assert_eq!(update(&mut s, key(KeyCode::Char('q'))), vec![Cmd::Quit]);

@@ -27,7 +27,7 @@ fn lines_of_the_current_stream_are_appended_and_mark_dirty_once() {
     assert_eq!(texts(&s), ["one", "two"]);
     let screen = text(&render(&s, 80, 24));
     assert!(
-        screen.contains("logs app (current) · following"),
+        screen.contains("logs app · current: instance 1, running · following"),
         "{screen}"
     );
     assert!(screen.contains("one") && screen.contains("two"), "{screen}");
@@ -59,7 +59,7 @@ fn a_stale_stream_changes_nothing() {
     update(&mut s, lines_msg(2, vec![raw("app", 1, "previous run")]));
     assert_eq!(texts(&s), ["previous run"]);
     let screen = text(&render(&s, 80, 24));
-    assert!(screen.contains("logs app (previous instance)"), "{screen}");
+    assert!(screen.contains("logs app · previous: none"), "{screen}");
 }
 
 /// `default/web` with proxy and app, app in `state` with restartCount `rc`, `lastState` `last`

@@ -164,21 +164,85 @@ fn save_returns_a_cmd_and_the_result_goes_to_the_status_line() {
         cmds,
         vec![Cmd::SaveLogs {
             path: path.to_owned(),
-            contents: "2024-06-03T07:19:01.000000000Z one\n".to_owned(),
+            contents: "one\n".to_owned(),
         }]
     );
     update(
         &mut s,
         Msg::LogsSaved {
             path: path.to_owned(),
-            result: Ok(36),
+            result: Ok(4),
         },
     );
     let screen = text(&render(&s, 80, 24));
     assert!(
-        screen.contains(&format!("saved 36 bytes to {path}")),
+        screen.contains(&format!("saved 1 line (timestamps off) to {path}")),
         "{screen}"
     );
+}
+
+/// `s` writes what the pane lists: with a filter only the matching lines, timestamps only when
+/// `t` shows them; the status line says so.
+#[test]
+fn save_writes_what_is_shown_and_says_what_it_wrote() {
+    let mut s = ten_lines();
+    typed(&mut s, '&', "disk");
+    let cmds = update(&mut s, key(KeyCode::Char('s')));
+    let path = "podscope-web-app-20240603T072015Z.log";
+    assert_eq!(
+        cmds,
+        vec![Cmd::SaveLogs {
+            path: path.to_owned(),
+            contents: "2 ERROR disk\n5 ERROR disk\n8 ERROR disk\n".to_owned(),
+        }]
+    );
+    update(
+        &mut s,
+        Msg::LogsSaved {
+            path: path.to_owned(),
+            result: Ok(39),
+        },
+    );
+    assert_eq!(
+        s.target.logs.status.as_deref(),
+        Some(format!("saved 3 lines (filter \"disk\", timestamps off) to {path}").as_str())
+    );
+    update(&mut s, key(KeyCode::Char('t')));
+    let cmds = update(&mut s, key(KeyCode::Char('s')));
+    let Cmd::SaveLogs { contents, .. } = &cmds[0] else {
+        panic!("{cmds:?}");
+    };
+    assert_eq!(
+        contents.lines().next(),
+        Some("2024-06-03T07:19:02.000000000Z 2 ERROR disk")
+    );
+    update(
+        &mut s,
+        Msg::LogsSaved {
+            path: path.to_owned(),
+            result: Ok(129),
+        },
+    );
+    let screen = text(&render(&s, 120, 40));
+    assert!(
+        screen.contains(&format!(
+            "saved 3 lines (filter \"disk\", timestamps on) to {path}"
+        )),
+        "{screen}"
+    );
+}
+
+#[test]
+fn w_says_whether_wrapping_is_on() {
+    let mut s = ten_lines();
+    update(&mut s, key(KeyCode::Char('w')));
+    assert!(s.target.logs.wrap);
+    let screen = text(&render(&s, 80, 24));
+    assert!(screen.contains("wrap on"), "{screen}");
+    update(&mut s, key(KeyCode::Char('w')));
+    assert_eq!(s.target.logs.status.as_deref(), Some("wrap off"));
+    update(&mut s, key(KeyCode::Char('j')));
+    assert_eq!(s.target.logs.status, None, "the next key clears it");
 }
 
 #[test]

@@ -3,12 +3,13 @@
 //! [`super::keymap::KEYMAP`]); statuses arrive as `Msg::Forward`. Pure: every effect is a
 //! returned [`Cmd`].
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{KeyEvent, KeyEventKind};
 
 use super::Cmd;
 use super::keymap::Action;
 use super::msg::ForwardMsg;
 use super::overlay::Overlay;
+use super::prompt::{Outcome, Prompt};
 use super::state::State;
 use crate::model::forward::PortSpec;
 use crate::model::forward_status::{ForwardState, ForwardStatus};
@@ -156,53 +157,47 @@ pub fn on_msg(state: &mut State, msg: ForwardMsg) {
     }
 }
 
-/// A key while a spec is typed after `a`: characters and Backspace edit it, Enter adds the
-/// forward (or says why the spec is bad), Esc or Ctrl-C cancel.
+/// A key while a spec is typed after `a`, edited by [`Prompt::key`]: Enter adds the forward (or
+/// says why the spec is bad), Esc or Ctrl-C cancel.
 pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
     if key.kind == KeyEventKind::Release {
         return Vec::new();
     }
     state.dirty = true;
-    let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
     let Overlay::Forwards { input } = &mut state.overlay else {
         return Vec::new();
     };
-    let Some(text) = input.as_mut() else {
+    let Some(prompt) = input.as_mut() else {
         return Vec::new();
     };
-    match key.code {
-        _ if ctrl_c => *input = None,
-        KeyCode::Esc => *input = None,
-        KeyCode::Backspace => {
-            text.pop();
-        }
-        KeyCode::Enter => {
-            let typed = text.trim().to_owned();
+    let typed = match prompt.key(key) {
+        Outcome::Editing => return Vec::new(),
+        Outcome::Cancelled => {
             *input = None;
-            if typed.is_empty() {
-                return Vec::new();
-            }
-            return match typed.parse::<PortSpec>() {
-                Ok(spec) => match unknown_port_name(state, &spec) {
-                    Some(name) => {
-                        state.target.forwards.status = Some(format!(
-                            "Pod '{}' does not have a named port '{name}'",
-                            sanitize(&state.target.name)
-                        ));
-                        Vec::new()
-                    }
-                    None => add(state, spec),
-                },
-                Err(e) => {
-                    state.target.forwards.status = Some(format!("bad forward {typed:?}: {e}"));
-                    Vec::new()
-                }
-            };
+            return Vec::new();
         }
-        KeyCode::Char(c) if !c.is_control() => text.push(c),
-        _ => {}
+        Outcome::Accepted(text) => text.trim().to_owned(),
+    };
+    *input = None;
+    if typed.is_empty() {
+        return Vec::new();
     }
-    Vec::new()
+    match typed.parse::<PortSpec>() {
+        Ok(spec) => match unknown_port_name(state, &spec) {
+            Some(name) => {
+                state.target.forwards.status = Some(format!(
+                    "Pod '{}' does not have a named port '{name}'",
+                    sanitize(&state.target.name)
+                ));
+                Vec::new()
+            }
+            None => add(state, spec),
+        },
+        Err(e) => {
+            state.target.forwards.status = Some(format!("bad forward {typed:?}: {e}"));
+            Vec::new()
+        }
+    }
 }
 
 /// A panel action from the keymap (`a` add, `x`/Delete remove, `↓/j` `↑/k` select, `f`/Esc
@@ -216,7 +211,7 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
         Action::CloseForwards => toggle(state),
         Action::ForwardAdd => {
             state.overlay = Overlay::Forwards {
-                input: Some(String::new()),
+                input: Some(Prompt::default()),
             }
         }
         Action::ForwardRemove if panel.selected < panel.entries.len() => {

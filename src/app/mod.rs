@@ -18,6 +18,7 @@ pub mod keymap;
 pub mod logs;
 pub mod msg;
 pub mod overlay;
+pub mod prompt;
 pub mod shell;
 pub mod state;
 pub mod switcher;

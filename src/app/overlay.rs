@@ -35,7 +35,7 @@ pub enum Overlay {
     /// The port-forward panel (`f`); it takes the keys.
     Forwards {
         /// The spec being typed after `a`; it reads raw keys while `Some`.
-        input: Option<String>,
+        input: Option<crate::app::prompt::Prompt>,
     },
     /// The demo's pod switcher (`P`/`o`).
     Switcher(Switcher),
@@ -96,9 +96,9 @@ impl Overlay {
 
     /// The forward spec being typed in the panel.
     #[must_use]
-    pub fn forward_input(&self) -> Option<&str> {
+    pub fn forward_input(&self) -> Option<&crate::app::prompt::Prompt> {
         match self {
-            Overlay::Forwards { input } => input.as_deref(),
+            Overlay::Forwards { input } => input.as_ref(),
             _ => None,
         }
     }

@@ -209,11 +209,15 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         }
     }
     lines.push(Line::from(""));
-    if let Some(text) = state.overlay.forward_input() {
-        lines.push(Line::from(vec![
-            Span::styled("forward [ADDR:]LOCAL:REMOTE: ", t.key),
-            Span::raw(format!("{text}▏")),
-        ]));
+    if let Some(prompt) = state.overlay.forward_input() {
+        let cols = usize::from(area.width.min(MAX_WIDTH).saturating_sub(2));
+        lines.push(super::prompt::line(
+            "forward [ADDR:]LOCAL:REMOTE: ",
+            t.key,
+            prompt,
+            ratatui::style::Style::new(),
+            cols,
+        ));
     } else if let Some(status) = &p.status {
         lines.push(Line::from(Span::styled(status.clone(), t.notice)));
     } else {

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{section, sgr, width};
-use crate::app::logs::{InputKind, thousands};
+use crate::app::logs::{InputKind, instance, thousands};
 use crate::app::state::State;
 use crate::model::{LineKind, LogLine};
 
@@ -26,29 +26,43 @@ const PALETTE: [Color; 6] = [
 /// Width of a shown timestamp (`2024-06-03T07:19:01.123Z `).
 const TS_W: usize = 25;
 
-/// The pane's title: container, instance, following, dropped lines, filter, search, events.
+/// The pane's title: container, which instance the view reads (see
+/// [`crate::app::logs::instance`]), following / waiting / paused, dropped lines, filter, search,
+/// events. E.g. `logs app · current: instance 4 (restart 3), exited 1 12s ago · waiting`.
 #[must_use]
 pub fn title(state: &State) -> String {
     let p = &state.target.logs;
-    let what = if p.all {
-        "all containers".to_owned()
-    } else {
-        p.follows
-            .first()
-            .map(|f| f.container().to_owned())
-            .or_else(|| state.selected_container().map(|c| c.name.clone()))
-            .unwrap_or_default()
-    };
-    let mut parts = vec![format!(
-        "{}logs {what} ({})",
-        if p.focused { "▶ " } else { "" },
-        if p.previous {
-            "previous instance"
-        } else {
-            "current"
+    let focus = if p.focused { "▶ " } else { "" };
+    let view = if p.previous { "previous" } else { "current" };
+    let shown = p
+        .follows
+        .first()
+        .map(|f| f.container().to_owned())
+        .or_else(|| state.selected_container().map(|c| c.name.clone()))
+        .unwrap_or_default();
+    let c = state
+        .target
+        .pod
+        .as_ref()
+        .and_then(|pod| pod.container(&shown));
+    let what = if p.all { "all containers" } else { &shown };
+    let mut parts = vec![format!("{focus}logs {what}")];
+    match c {
+        _ if p.all => parts.push(view.to_owned()),
+        None => parts.push(view.to_owned()),
+        Some(c) if p.previous => parts.push(instance::previous(c)),
+        Some(c) => {
+            parts.push(instance::current(c, state.now));
+            let reading = instance::reading(c).filter(|_| p.following());
+            parts.extend(reading.map(str::to_owned));
         }
-    )];
-    parts.push(if p.following() { "following" } else { "paused" }.to_owned());
+    }
+    if p.all && p.following() {
+        parts.push("following".to_owned());
+    }
+    if !p.following() {
+        parts.push("paused".to_owned());
+    }
     if p.buffer.evicted() > 0 {
         parts.push(format!(
             "{} older lines dropped",
@@ -102,10 +116,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
             InputKind::Search => "/",
             InputKind::Filter => "&",
         };
-        Line::from(vec![
-            Span::styled(format!("{mark}{}", i.text), t.key),
-            Span::styled("▏", t.key),
-        ])
+        super::prompt::line(mark, t.key, &i.prompt, t.key, cols)
     });
     if prompt.is_some() {
         rows = rows.saturating_sub(1);

@@ -20,6 +20,7 @@ pub mod header;
 pub mod help;
 pub mod layout;
 pub mod logs;
+pub mod prompt;
 pub mod sgr;
 pub mod switcher;
 /// The styles live outside `ui` ([`crate::theme`]) so the core can hold them as data; this

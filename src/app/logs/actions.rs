@@ -1,7 +1,7 @@
 //! The log pane's part of `update`: keys, the typed prompt, stream messages and pod updates.
 //! Pure: every effect is a returned [`Cmd`].
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{KeyEvent, KeyEventKind};
 
 use super::follow::{Follow, Reopen, Role, Step};
 use super::search::Needle;
@@ -9,12 +9,22 @@ use super::{Input, InputKind, LogPane};
 use crate::app::Cmd;
 use crate::app::keymap::Action;
 use crate::app::overlay::Overlay;
+use crate::app::prompt::{Outcome, Prompt};
 use crate::app::state::State;
-use crate::model::{LineKind, LogLine};
+use crate::model::LogLine;
+
+pub use super::save::saved;
 
 /// Stops every stream and starts reading what the pane shows now: the selected container (or
 /// all with `a`), current instance (or previous with `p`). Nothing while hidden or without a pod.
+/// A current view kept while `p` shows the previous instance is dropped.
 pub fn reload(state: &mut State) -> Vec<Cmd> {
+    state.target.logs.stash = None;
+    restart(state)
+}
+
+/// [`reload`] keeping [`LogPane::stash`].
+pub(super) fn restart(state: &mut State) -> Vec<Cmd> {
     let mut cmds: Vec<Cmd> = state
         .target
         .logs
@@ -57,7 +67,7 @@ pub fn reload(state: &mut State) -> Vec<Cmd> {
 }
 
 /// Carries out `steps` for reader `idx`: opens streams (new ids) and inserts markers.
-fn run_steps(pane: &mut LogPane, idx: usize, steps: Vec<Step>) -> Vec<Cmd> {
+pub(super) fn run_steps(pane: &mut LogPane, idx: usize, steps: Vec<Step>) -> Vec<Cmd> {
     let mut cmds = Vec::new();
     for step in steps {
         match step {
@@ -171,46 +181,27 @@ pub fn events_changed(state: &mut State) {
     }
 }
 
-/// `Msg::LogsSaved`: the result in the status line.
-pub fn saved(state: &mut State, path: &str, result: Result<usize, String>) {
-    state.target.logs.status = Some(match result {
-        Ok(bytes) => format!("saved {bytes} bytes to {path}"),
-        Err(e) => format!(
-            "cannot save {path}: {}",
-            crate::model::sanitize::sanitize(&e)
-        ),
-    });
-    state.dirty = true;
-}
-
-/// A key while the prompt is open: characters are typed, Backspace erases, Enter applies,
-/// Esc cancels.
+/// A key while the prompt is open, edited by [`Prompt::key`]: Enter applies the search or
+/// filter, Esc or Ctrl-C cancel.
 pub fn input_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
-    if key.kind == KeyEventKind::Release {
-        return Vec::new();
-    }
     let Overlay::Prompt(input) = &mut state.overlay else {
         return Vec::new();
     };
+    if key.kind == KeyEventKind::Release {
+        return Vec::new();
+    }
     state.dirty = true;
-    match key.code {
-        KeyCode::Esc => state.overlay = Overlay::None,
-        KeyCode::Backspace => {
-            input.text.pop();
-        }
-        KeyCode::Enter => {
-            let Input { kind, text } = input.clone();
+    match input.prompt.key(key) {
+        Outcome::Editing => {}
+        Outcome::Cancelled => state.overlay = Overlay::None,
+        Outcome::Accepted(text) => {
+            let kind = input.kind;
             state.overlay = Overlay::None;
             match kind {
                 InputKind::Search => search(&mut state.target.logs, &text),
                 InputKind::Filter => set_filter(&mut state.target.logs, &text),
             }
         }
-        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-            state.overlay = Overlay::None;
-        }
-        KeyCode::Char(ch) if !ch.is_control() => input.text.push(ch),
-        _ => {}
     }
     Vec::new()
 }
@@ -227,10 +218,7 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
             return reload(state);
         }
         Action::SwitchFocus => pane.focused = !pane.focused,
-        Action::LogPrevious => {
-            pane.previous = !pane.previous;
-            return reload(state);
-        }
+        Action::LogPrevious => return super::previous::toggle(state),
         Action::LogAll => {
             pane.all = !pane.all;
             return reload(state);
@@ -242,7 +230,10 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
             };
         }
         Action::LogTimestamps => pane.timestamps = !pane.timestamps,
-        Action::LogWrap => pane.wrap = !pane.wrap,
+        Action::LogWrap => {
+            pane.wrap = !pane.wrap;
+            pane.status = Some(if pane.wrap { "wrap on" } else { "wrap off" }.to_owned());
+        }
         Action::LogEvents => {
             pane.events = !pane.events;
             let events = state.target.events.clone();
@@ -260,12 +251,12 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
             };
             state.overlay = Overlay::Prompt(Input {
                 kind,
-                text: text.unwrap_or_default(),
+                prompt: Prompt::with_text(&text.unwrap_or_default()),
             });
         }
         Action::LogNextMatch => step_match(pane, true),
         Action::LogPrevMatch => step_match(pane, false),
-        Action::LogSave => return save(state),
+        Action::LogSave => return super::save::save(state),
         Action::LogUp => scroll_up(pane, 1),
         Action::LogPageUp => scroll_up(pane, pane.page),
         Action::LogDown => scroll_down(pane, 1),
@@ -351,39 +342,4 @@ fn set_filter(pane: &mut LogPane, text: &str) {
     pane.filter = Needle::new(text);
     pane.reindex();
     pane.top = None;
-}
-
-/// `s`: the loaded lines as text (timestamps as the kubelet sends them, container prefixes when
-/// all containers are shown), to `podscope-<pod>-<container>-<time>.log`.
-fn save(state: &mut State) -> Vec<Cmd> {
-    let pane = &state.target.logs;
-    let container = if pane.all {
-        "all".to_owned()
-    } else {
-        pane.follows
-            .first()
-            .map_or_else(|| "none".to_owned(), |f| f.container().to_owned())
-    };
-    let stamp = state.now.strftime("%Y%m%dT%H%M%SZ").to_string();
-    let safe = |s: &str| s.replace(['/', '\\'], "_");
-    let path = format!(
-        "podscope-{}-{}-{stamp}.log",
-        safe(&state.target.name),
-        safe(&container)
-    );
-    let mut contents = String::new();
-    for l in pane.buffer.lines() {
-        if let Some(ts) = l.ts {
-            contents.push_str(&ts.strftime("%Y-%m-%dT%H:%M:%S.%9fZ").to_string());
-            contents.push(' ');
-        }
-        if (pane.all || l.kind == LineKind::Event) && !l.container.is_empty() {
-            contents.push('[');
-            contents.push_str(&l.container);
-            contents.push_str("] ");
-        }
-        contents.push_str(&l.text);
-        contents.push('\n');
-    }
-    vec![Cmd::SaveLogs { path, contents }]
 }

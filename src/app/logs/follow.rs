@@ -88,6 +88,13 @@ impl Follow {
         }
     }
 
+    /// The driver stopped the open stream (to show something else for a while): the reader
+    /// stands as after a stream that broke off, so [`Follow::advance`] with [`Reopen::OnError`]
+    /// resumes it from where it left off (or moves on to the instances that ran since).
+    pub fn stopped(&mut self) {
+        self.machine.ended(true);
+    }
+
     /// What to do now that the pod watch shows `pod` (see [`LogFollow::advance`]).
     pub fn advance(&mut self, pod: &PodSummary, reopen: Reopen) -> Vec<Step> {
         self.machine.advance(pod, reopen)

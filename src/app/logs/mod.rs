@@ -1,6 +1,7 @@
 //! The log pane's state ([`LogPane`], `state.target.logs`) and its part of `update`: streams per
 //! container with following across restarts ([`follow`]), keys and typed input ([`actions`]),
-//! search and filter matching ([`search`]).
+//! the previous instance and back ([`previous`]), saving ([`save`]), search and filter matching
+//! ([`search`]), and which instance each view reads ([`instance`]).
 //!
 //! Positions: every kept line has an absolute index `evicted + i` (stable while lines are only
 //! appended; rebuilt after an out-of-order merge or removal). The view list is every kept line,
@@ -10,10 +11,14 @@
 
 pub mod actions;
 pub mod follow;
+pub mod instance;
+pub mod previous;
+pub mod save;
 pub mod search;
 
 use std::collections::VecDeque;
 
+use crate::app::prompt::Prompt;
 use crate::model::log::Inserted;
 use crate::model::{EventSummary, LineKind, LogBuffer, LogLine};
 use follow::Follow;
@@ -33,8 +38,8 @@ pub enum InputKind {
 pub struct Input {
     /// Search or filter.
     pub kind: InputKind,
-    /// The text typed so far.
-    pub text: String,
+    /// The line being typed.
+    pub prompt: Prompt,
 }
 
 /// Everything the log pane shows and reads.
@@ -74,6 +79,11 @@ pub struct LogPane {
     pub status: Option<String>,
     /// Lines one page scroll moves (from the terminal height).
     pub page: usize,
+    /// While `p` shows the previous instance: the current view as it was (`previous::toggle`).
+    pub stash: Option<previous::Stash>,
+    /// Saves asked for and not answered yet: the path and what was written to it, e.g.
+    /// `12 lines (filter "disk", timestamps off)`, for the status line.
+    pub saving: Vec<(String, String)>,
 }
 
 impl LogPane {
@@ -98,6 +108,8 @@ impl LogPane {
             next_stream: 1,
             status: None,
             page: 10,
+            stash: None,
+            saving: Vec::new(),
         }
     }
 
