@@ -140,6 +140,26 @@ fn deleted_keeps_the_last_state_and_marks_the_time() {
     assert!(s.target.pod.is_some());
 }
 
+/// The DELETED event arrives after the kubelet stopped the containers; the time shown is when
+/// the deletion was requested: `deletionTimestamp` minus `deletionGracePeriodSeconds`, as the
+/// API server sets them (here: requested at t0+10s with a 30 s grace, gone at t0+14s).
+#[test]
+fn a_deleted_pod_is_dated_by_its_deletion_request() {
+    let mut s = state();
+    let p = pod("uid-1", vec![container("app", ContainerKind::Main)]);
+    update(&mut s, Msg::PodApplied(Box::new(p.clone())));
+    let mut deleting = p.clone();
+    deleting.deletion_timestamp = Some(t0() + jiff::SignedDuration::from_secs(40));
+    deleting.deletion_grace_period_seconds = Some(30);
+    let seen = t0() + jiff::SignedDuration::from_secs(14);
+    update(&mut s, Msg::Tick(seen));
+    update(&mut s, Msg::PodDeleted(Box::new(deleting)));
+    let requested = t0() + jiff::SignedDuration::from_secs(10);
+    assert_eq!(s.target.connection, Connection::Deleted { at: requested });
+    let screen = common::text(&common::render(&s, 120, 30));
+    assert!(screen.contains("(4s ago)"), "{screen}");
+}
+
 #[test]
 fn absent_pod_keeps_nothing_stale() {
     let mut s = applied(vec![

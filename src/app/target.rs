@@ -20,9 +20,10 @@ pub enum Connection {
     Reconnecting(String),
     /// A full list did not contain the pod: waiting for it to appear.
     NotFound,
-    /// The watch saw DELETED at `at` (the `now` of that moment); the last state is kept.
+    /// The watch saw DELETED; the last state is kept.
     Deleted {
-        /// When podscope saw the deletion.
+        /// When the deletion was requested (`PodSummary::deletion_requested_at`), else the
+        /// `now` at which the watch saw DELETED.
         at: Timestamp,
     },
 }

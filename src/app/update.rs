@@ -120,8 +120,14 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
         }
         Msg::PodDeleted(pod) => {
             keep_selection(state, &pod);
+            // Dated by the deletion request, which is what the person did; the DELETED event
+            // comes after the kubelet stopped the containers, seconds later.
+            let at = pod
+                .deletion_requested_at()
+                .filter(|t| *t <= state.now)
+                .unwrap_or(state.now);
             state.target.pod = Some(*pod);
-            state.target.connection = Connection::Deleted { at: state.now };
+            state.target.connection = Connection::Deleted { at };
             state.dirty = true;
             Vec::new()
         }

@@ -173,8 +173,10 @@ pub struct PodSummary {
     pub resource_version: String,
     /// `metadata.creationTimestamp`.
     pub creation_timestamp: Option<Timestamp>,
-    /// `metadata.deletionTimestamp`.
+    /// `metadata.deletionTimestamp`: when the deletion was requested plus the grace period.
     pub deletion_timestamp: Option<Timestamp>,
+    /// `metadata.deletionGracePeriodSeconds` (seconds), set with `deletionTimestamp`.
+    pub deletion_grace_period_seconds: Option<i64>,
     /// `metadata.finalizers`, sanitised, in order.
     pub finalizers: Vec<String>,
     /// The owner from `metadata.ownerReferences`: the `controller: true` one, else the first.
@@ -213,6 +215,17 @@ pub struct PodSummary {
 }
 
 impl PodSummary {
+    /// When the deletion was requested: the API server sets `deletionTimestamp` to the request's
+    /// time plus `deletionGracePeriodSeconds`, so this is their difference (`None` before a
+    /// deletion, or without the grace period). Source: k8s.io/apiserver's
+    /// `rest.BeforeDelete` (registry/rest/delete.go).
+    #[must_use]
+    pub fn deletion_requested_at(&self) -> Option<Timestamp> {
+        let at = self.deletion_timestamp?;
+        let grace = self.deletion_grace_period_seconds?;
+        at.checked_sub(jiff::SignedDuration::from_secs(grace)).ok()
+    }
+
     /// Builds the summary of `pod`: every string from the cluster sanitised
     /// ([`crate::model::sanitize`]), containers in kubelet order (init and sidecars in spec order,
     /// then main, then ephemeral), each joined by name with its status, back-offs on the default
@@ -245,6 +258,7 @@ impl PodSummary {
             resource_version: owned(&meta.resource_version),
             creation_timestamp: time(&meta.creation_timestamp),
             deletion_timestamp: time(&meta.deletion_timestamp),
+            deletion_grace_period_seconds: meta.deletion_grace_period_seconds,
             finalizers: meta
                 .finalizers
                 .iter()

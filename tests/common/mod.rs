@@ -57,6 +57,7 @@ pub fn pod(uid: &str, containers: Vec<ContainerSummary>) -> PodSummary {
         resource_version: "1".to_owned(),
         creation_timestamp: Some(t0() - jiff::SignedDuration::from_mins(10)),
         deletion_timestamp: None,
+        deletion_grace_period_seconds: None,
         finalizers: Vec::new(),
         owner: None,
         phase: "Running".to_owned(),
