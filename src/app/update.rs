@@ -15,7 +15,8 @@ use crate::model::sanitize::sanitize;
 /// - `ForTarget(generation, msg)` → `msg` if `generation` is the shown target's, else nothing
 ///   (a message of a task started for a pod since switched away from or re-created);
 /// - first `PodApplied` → `Cmd::WatchEvents{uid}`; a different `uid` than the shown pod → a new
-///   target (next generation) with notice "pod recreated (new UID …)", `Cmd::PodRecreated`,
+///   target (next generation) with notice "pod recreated (new UID …)" (fading after
+///   [`super::notice::NOTICE_FOR`] of ticks), `Cmd::PodRecreated`,
 ///   `Cmd::WatchEvents{uid}`;
 /// - `PodAbsent` → not found, nothing stale kept (unless the pod was seen deleted: then the last
 ///   state stays, since absence is what deletion means);
@@ -49,6 +50,7 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
     match msg {
         Msg::Tick(now) => {
             state.now = now;
+            super::notice::expire(state, now);
             if state.shows_clock() {
                 state.dirty = true;
             }
@@ -229,7 +231,7 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
                 .and_then(|c| pod.containers.iter().position(|n| n.name == c.name));
             let generation = state.generations.allocate();
             state.target = Target::recreated(&state.target, generation);
-            state.target.notice = Some(format!("pod recreated (new UID {})", pod.uid));
+            super::notice::post(state, format!("pod recreated (new UID {})", pod.uid));
             state.target.selected = kept.unwrap_or_else(|| state.first_selection(&pod));
             cmds.push(Cmd::PodRecreated { generation });
             cmds.push(Cmd::WatchEvents {
