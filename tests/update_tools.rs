@@ -68,6 +68,18 @@ fn e_runs_the_configured_shell_only() {
     );
 }
 
+/// The line printed when the terminal is handed over says how to get back (and, for an attach,
+/// that there is no detach).
+#[test]
+fn the_handoff_says_how_to_return() {
+    use podscope::app::shell::handoff_banner;
+    assert_eq!(handoff_banner(false), "exit or Ctrl-D returns to podscope");
+    assert_eq!(
+        handoff_banner(true),
+        "exit or Ctrl-D returns to podscope (this ends the debug container: there is no detach)"
+    );
+}
+
 #[test]
 fn e_without_a_pod_does_nothing_but_say_so() {
     let mut s = state();
@@ -86,10 +98,28 @@ fn shell_exit_texts_are_kubectls() {
         },
     };
     assert!(update(&mut s, exited(3)).is_empty());
-    // kubectl exec's wording for a non-zero exit (docs/protocols.md §3).
-    assert_eq!(status_line(&s), "command terminated with exit code 3");
+    // kubectl exec's wording for a non-zero exit (docs/protocols.md §3), after what ended.
+    assert_eq!(
+        status_line(&s),
+        "shell sh in app: command terminated with exit code 3"
+    );
     update(&mut s, exited(0));
-    assert_eq!(status_line(&s), "shell exited");
+    assert_eq!(status_line(&s), "shell sh in app exited 0");
+    // An attach (no shell) is the debug container's: it ended with its process.
+    update(
+        &mut s,
+        Msg::ShellExited {
+            container: "debugger-x7k2".into(),
+            result: ShellEnd::Exited {
+                shell: String::new(),
+                exit_code: 0,
+            },
+        },
+    );
+    assert_eq!(
+        status_line(&s),
+        "debug container debugger-x7k2 ended (exit 0)"
+    );
     update(
         &mut s,
         Msg::ShellExited {
