@@ -9,6 +9,7 @@ use jiff::SignedDuration;
 use podscope::app::generation::Generation;
 use podscope::app::msg::{ForwardMsg, ShellEnd};
 use podscope::app::state::Connection;
+use podscope::app::switcher::PodChoice;
 use podscope::app::{Cmd, Msg, State, update};
 use podscope::model::forward::PortSpec;
 use podscope::model::forward_status::{ForwardState, ForwardStatus};
@@ -356,14 +357,14 @@ fn switcher_opens_lists_and_switches_with_a_state_reset() {
     update(
         &mut s,
         Msg::PodList(vec![
-            ("default".into(), "web".into()),
-            ("default".into(), "crash".into()),
-            ("default".into(), "hello".into()),
-            ("04-crashloop-oomkilled-jvm".into(), "orders-jvm".into()),
+            PodChoice::named("default", "web"),
+            PodChoice::named("default", "crash"),
+            PodChoice::named("default", "hello"),
+            PodChoice::named("04-crashloop-oomkilled-jvm", "orders-jvm"),
         ]),
     );
     let sw = s.overlay.switcher().expect("open");
-    assert_eq!(sw.pods[sw.selected], ("default".into(), "web".into()));
+    assert_eq!(sw.selected_row(), Some(&PodChoice::named("default", "web")));
     insta::assert_snapshot!("switcher@120x40", render(&s, 120, 40));
     update(&mut s, key(KeyCode::Up));
     update(&mut s, key(KeyCode::Up));

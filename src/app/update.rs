@@ -27,7 +27,8 @@ use crate::model::sanitize::sanitize;
 /// - keys are resolved through [`crate::app::keymap::KEYMAP`] in `state.key_mode()` (the
 ///   port-forward panel and the pod switcher take the keys while open); `Quit` → `Cmd::Quit`;
 ///   a spec typed in the panel or a log search/filter prompt ([`super::overlay::Overlay`]) reads
-///   raw keys;
+///   raw keys, and so does the open switcher for its filter (characters, Backspace, Esc:
+///   [`super::switcher::reads_key`]);
 /// - after a message the diagnosis reads, it is refreshed and the log tails and lookups it
 ///   wants are asked once each (`Cmd::ReadLogTail`, `Cmd::Lookup`, see [`super::evidence`]).
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
@@ -60,6 +61,9 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::forwards::input_key(state, &key)
         }
         Msg::Key(key) if state.overlay.prompt().is_some() => logs::input_key(state, &key),
+        Msg::Key(key) if state.overlay.switcher().is_some() && super::switcher::reads_key(&key) => {
+            super::switcher::filter_key(state, &key)
+        }
         Msg::Key(key) => {
             // A status line ("saved …", "no match …", "shell exited …") stays until the next
             // key, then the footer's key hints come back.
