@@ -98,13 +98,17 @@ async fn e_opens_a_shell_and_exit_returns_to_the_pod_view() {
         // The hand-off began (the pod view is gone) before the prompt shows: Ctrl-C now.
         wait_for(&session, "the hand-off to start", |s| !s.contains("READY"));
         tmux(&["send-keys", "-t", &session, "C-c"]);
-        wait_for(&session, "a shell prompt", |s| {
+        let shell = wait_for(&session, "a shell prompt", |s| {
             s.contains('#') && !s.contains("READY")
         });
+        assert!(
+            shell.contains("exit or Ctrl-D returns to podscope"),
+            "{shell}"
+        );
         hostname_prints_the_pod_name(&session);
         tmux(&["send-keys", "-t", &session, "exit", "Enter"]);
         let back = wait_for(&session, "the pod view again", |s| {
-            s.contains("READY 2/2") && s.contains("shell exited")
+            s.contains("READY 2/2") && s.contains(" in proxy exited 0")
         });
         assert!(back.contains("default/hello"), "{back}");
         quit_with_q(&session);
@@ -135,9 +139,13 @@ async fn closing_the_terminal_during_a_shell_ends_podscope() {
             .trim()
             .to_owned();
         tmux(&["send-keys", "-t", &session, "e"]);
-        wait_for(&session, "a shell prompt", |s| {
+        let shell = wait_for(&session, "a shell prompt", |s| {
             s.contains('#') && !s.contains("READY")
         });
+        assert!(
+            shell.contains("exit or Ctrl-D returns to podscope"),
+            "{shell}"
+        );
         assert!(!ended(&pid), "pid {pid} is podscope's");
         let _ = tmux(&["kill-session", "-t", &session]);
         assert!(
@@ -158,12 +166,22 @@ async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
     };
     tokio::task::block_in_place(|| {
         tmux(&["send-keys", "-t", &session, "d"]);
-        wait_for(&session, "kubectl's attach hint", |s| {
+        let attached = wait_for(&session, "kubectl's attach hint", |s| {
             s.contains("If you don't see a command prompt")
         });
+        assert!(
+            attached.contains("exit or Ctrl-D returns to podscope (this ends the debug"),
+            "{attached}"
+        );
         hostname_prints_the_pod_name(&session);
         tmux(&["send-keys", "-t", &session, "exit", "Enter"]);
-        wait_for(&session, "the pod view again", |s| s.contains("READY"));
+        let back = wait_for(&session, "the pod view again", |s| s.contains("READY"));
+        assert!(
+            regex::Regex::new(r"debug container debugger-\w+ ended \(exit 0\)")
+                .expect("regex")
+                .is_match(&back),
+            "{back}"
+        );
         tmux(&["send-keys", "-t", &session, "q"]);
         let _ = tmux(&["kill-session", "-t", &session]);
     });

@@ -277,3 +277,37 @@ fn a_queued_message_for_another_pod_is_ignored() {
     assert!(!update(&mut s, Msg::PodApplied(Box::new(own))).is_empty());
     assert!(s.target.pod.is_some());
 }
+
+/// The re-creation notice fades after 10 s of clock ticks (not 8 minutes later): still up at
+/// 9 s, gone (and redrawn) at the tick 10 s after it was posted.
+#[test]
+fn the_recreated_notice_fades_after_ten_seconds_of_ticks() {
+    let mut s = applied(vec![container("app", ContainerKind::Main)]);
+    let posted = s.now;
+    update(
+        &mut s,
+        Msg::PodApplied(Box::new(pod(
+            "uid-2",
+            vec![container("app", ContainerKind::Main)],
+        ))),
+    );
+    assert_eq!(
+        s.target.notice.as_deref(),
+        Some("pod recreated (new UID uid-2)")
+    );
+    update(
+        &mut s,
+        Msg::Tick(posted + jiff::SignedDuration::from_secs(9)),
+    );
+    assert_eq!(
+        s.target.notice.as_deref(),
+        Some("pod recreated (new UID uid-2)")
+    );
+    s.dirty = false;
+    update(
+        &mut s,
+        Msg::Tick(posted + jiff::SignedDuration::from_secs(10)),
+    );
+    assert_eq!(s.target.notice, None);
+    assert!(s.dirty);
+}

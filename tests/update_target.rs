@@ -12,6 +12,7 @@ use podscope::app::generation::Generation;
 use podscope::app::msg::ForwardMsg;
 use podscope::app::overlay::{Extents, Overlay};
 use podscope::app::state::Connection;
+use podscope::app::switcher::PodChoice;
 use podscope::app::{Cmd, Config, Msg, State, update};
 use podscope::model::forward_status::{ForwardState, ForwardStatus};
 use podscope::model::{ContainerKind, PodSummary};
@@ -51,8 +52,8 @@ fn switch_to_crash(s: &mut State) -> Vec<Cmd> {
     update(
         s,
         Msg::PodList(vec![
-            ("default".into(), "web".into()),
-            ("default".into(), "crash".into()),
+            PodChoice::named("default", "web"),
+            PodChoice::named("default", "crash"),
         ]),
     );
     update(s, key(KeyCode::Up));
@@ -236,4 +237,37 @@ fn scrolls_stop_at_what_the_view_measured() {
         }),
     );
     assert_eq!(s.overlay, Overlay::Diagnosis { scroll: 1 });
+}
+
+/// A switch closes the old pod's forwards (they target it by name) and says so in the status
+/// line, naming the pod they forwarded to.
+#[test]
+fn a_switch_closes_the_forwards_and_says_which() {
+    let mut s = demo_state();
+    for spec in ["8080:80", "9090:9090"] {
+        podscope::app::forwards::add(&mut s, spec.parse().expect("spec"));
+    }
+    switch_to_crash(&mut s);
+    assert!(s.target.forwards.entries.is_empty());
+    assert_eq!(
+        s.target.logs.status.as_deref(),
+        Some("closed 2 port-forwards of web")
+    );
+    podscope::app::forwards::add(&mut s, "8080:80".parse().expect("spec"));
+    // Back to web through the list: one forward of crash closed.
+    assert_eq!(update(&mut s, key(KeyCode::Char('P'))), vec![Cmd::ListPods]);
+    update(
+        &mut s,
+        Msg::PodList(vec![
+            PodChoice::named("default", "web"),
+            PodChoice::named("default", "crash"),
+        ]),
+    );
+    update(&mut s, key(KeyCode::Down));
+    update(&mut s, key(KeyCode::Enter));
+    assert_eq!(s.target.name, "web");
+    assert_eq!(
+        s.target.logs.status.as_deref(),
+        Some("closed 1 port-forward of crash")
+    );
 }

@@ -9,6 +9,7 @@ use jiff::SignedDuration;
 use podscope::app::generation::Generation;
 use podscope::app::msg::{ForwardMsg, ShellEnd};
 use podscope::app::state::Connection;
+use podscope::app::switcher::PodChoice;
 use podscope::app::{Cmd, Msg, State, update};
 use podscope::model::forward::PortSpec;
 use podscope::model::forward_status::{ForwardState, ForwardStatus};
@@ -68,6 +69,18 @@ fn e_runs_the_configured_shell_only() {
     );
 }
 
+/// The line printed when the terminal is handed over says how to get back (and, for an attach,
+/// that there is no detach).
+#[test]
+fn the_handoff_says_how_to_return() {
+    use podscope::app::shell::handoff_banner;
+    assert_eq!(handoff_banner(false), "exit or Ctrl-D returns to podscope");
+    assert_eq!(
+        handoff_banner(true),
+        "exit or Ctrl-D returns to podscope (this ends the debug container: there is no detach)"
+    );
+}
+
 #[test]
 fn e_without_a_pod_does_nothing_but_say_so() {
     let mut s = state();
@@ -86,10 +99,28 @@ fn shell_exit_texts_are_kubectls() {
         },
     };
     assert!(update(&mut s, exited(3)).is_empty());
-    // kubectl exec's wording for a non-zero exit (docs/protocols.md §3).
-    assert_eq!(status_line(&s), "command terminated with exit code 3");
+    // kubectl exec's wording for a non-zero exit (docs/protocols.md §3), after what ended.
+    assert_eq!(
+        status_line(&s),
+        "shell sh in app: command terminated with exit code 3"
+    );
     update(&mut s, exited(0));
-    assert_eq!(status_line(&s), "shell exited");
+    assert_eq!(status_line(&s), "shell sh in app exited 0");
+    // An attach (no shell) is the debug container's: it ended with its process.
+    update(
+        &mut s,
+        Msg::ShellExited {
+            container: "debugger-x7k2".into(),
+            result: ShellEnd::Exited {
+                shell: String::new(),
+                exit_code: 0,
+            },
+        },
+    );
+    assert_eq!(
+        status_line(&s),
+        "debug container debugger-x7k2 ended (exit 0)"
+    );
     update(
         &mut s,
         Msg::ShellExited {
@@ -392,14 +423,14 @@ fn switcher_opens_lists_and_switches_with_a_state_reset() {
     update(
         &mut s,
         Msg::PodList(vec![
-            ("default".into(), "web".into()),
-            ("default".into(), "crash".into()),
-            ("default".into(), "hello".into()),
-            ("04-crashloop-oomkilled-jvm".into(), "orders-jvm".into()),
+            PodChoice::named("default", "web"),
+            PodChoice::named("default", "crash"),
+            PodChoice::named("default", "hello"),
+            PodChoice::named("04-crashloop-oomkilled-jvm", "orders-jvm"),
         ]),
     );
     let sw = s.overlay.switcher().expect("open");
-    assert_eq!(sw.pods[sw.selected], ("default".into(), "web".into()));
+    assert_eq!(sw.selected_row(), Some(&PodChoice::named("default", "web")));
     insta::assert_snapshot!("switcher@120x40", render(&s, 120, 40));
     update(&mut s, key(KeyCode::Up));
     update(&mut s, key(KeyCode::Up));

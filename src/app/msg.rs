@@ -91,8 +91,8 @@ pub enum Msg {
     DebugFailed(String),
     /// Progress of a port-forward started by `Cmd::AddForward`.
     Forward(ForwardMsg),
-    /// `Cmd::ListPods` answered: the pods the switcher offers, as `(namespace, name)`.
-    PodList(Vec<(String, String)>),
+    /// `Cmd::ListPods` answered: the pods the switcher offers, with their kubectl columns.
+    PodList(Vec<crate::app::switcher::PodChoice>),
     /// The answer to `Cmd::ReadLogTail`: the tail's lines (sanitised, oldest first) or the
     /// server's refusal (e.g. `previous terminated container "x" in pod "y" not found`).
     LogTailRead {

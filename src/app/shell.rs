@@ -63,16 +63,38 @@ pub fn add_debug(state: &mut State) -> Vec<Cmd> {
     }
 }
 
-/// The status line after a shell or attach in `container` ended: kubectl's `command terminated
-/// with exit code N` for a non-zero exit, `shell exited` for 0, and for an image without a shell
-/// the offer of a debug container.
+/// The line printed at the top of the terminal when it is handed to a shell (`attach` false) or
+/// to the debug container's attach (`attach` true), so the person knows the way back. An attach
+/// has no detach sequence here (podscope does not implement kubectl's Ctrl-P Ctrl-Q, which only
+/// some runtimes honour): leaving the debug container's shell ends the container.
+#[must_use]
+pub fn handoff_banner(attach: bool) -> &'static str {
+    if attach {
+        "exit or Ctrl-D returns to podscope (this ends the debug container: there is no detach)"
+    } else {
+        "exit or Ctrl-D returns to podscope"
+    }
+}
+
+/// The status line after a shell or attach in `container` ended, naming what ended: `shell bash
+/// in proxy exited 0`, kubectl's `command terminated with exit code N` for a non-zero exit (after
+/// the shell's name), `debug container debugger-x7k2 ended (exit 0)` for an attach (its `shell`
+/// is empty), and for an image without a shell the offer of a debug container.
 #[must_use]
 pub fn end_text(state: &State, container: &str, result: &ShellEnd) -> String {
+    let container_text = sanitize(container);
     match result {
-        ShellEnd::Exited { exit_code: 0, .. } => "shell exited".to_owned(),
-        ShellEnd::Exited { exit_code, .. } => {
-            format!("command terminated with exit code {exit_code}")
+        ShellEnd::Exited { shell, exit_code } if shell.is_empty() => {
+            format!("debug container {container_text} ended (exit {exit_code})")
         }
+        ShellEnd::Exited {
+            shell,
+            exit_code: 0,
+        } => format!("shell {} in {container_text} exited 0", sanitize(shell)),
+        ShellEnd::Exited { shell, exit_code } => format!(
+            "shell {} in {container_text}: command terminated with exit code {exit_code}",
+            sanitize(shell)
+        ),
         ShellEnd::NoShell { tried } => {
             let image = state
                 .target

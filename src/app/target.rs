@@ -49,6 +49,8 @@ pub struct Target {
     pub selected: usize,
     /// A one-line notice, e.g. `pod recreated (new UID 1b2c…)`.
     pub notice: Option<String>,
+    /// When `notice` was posted (`app::notice`: it fades after `NOTICE_FOR` of ticks).
+    pub notice_at: Option<jiff::Timestamp>,
     /// The log pane: its lines, readers, search, filter and scroll position.
     pub logs: crate::app::logs::LogPane,
     /// The port-forwards: entries, selection, the panel's status line.
@@ -106,6 +108,7 @@ impl Target {
             events_error: None,
             selected: 0,
             notice: None,
+            notice_at: None,
             logs,
             forwards: crate::app::forwards::ForwardPanel::default(),
             owner: crate::model::deletion::OwnerStatus::Unknown,

@@ -15,7 +15,8 @@ use crate::model::sanitize::sanitize;
 /// - `ForTarget(generation, msg)` → `msg` if `generation` is the shown target's, else nothing
 ///   (a message of a task started for a pod since switched away from or re-created);
 /// - first `PodApplied` → `Cmd::WatchEvents{uid}`; a different `uid` than the shown pod → a new
-///   target (next generation) with notice "pod recreated (new UID …)", `Cmd::PodRecreated`,
+///   target (next generation) with notice "pod recreated (new UID …)" (fading after
+///   [`super::notice::NOTICE_FOR`] of ticks), `Cmd::PodRecreated`,
 ///   `Cmd::WatchEvents{uid}`;
 /// - `PodAbsent` → not found, nothing stale kept (unless the pod was seen deleted: then the last
 ///   state stays, since absence is what deletion means);
@@ -26,7 +27,8 @@ use crate::model::sanitize::sanitize;
 /// - keys are resolved through [`crate::app::keymap::KEYMAP`] in `state.key_mode()` (the
 ///   port-forward panel and the pod switcher take the keys while open); `Quit` → `Cmd::Quit`;
 ///   a spec typed in the panel or a log search/filter prompt ([`super::overlay::Overlay`]) reads
-///   raw keys;
+///   raw keys, and so does the open switcher for its filter (characters, Backspace, Esc:
+///   [`super::switcher::reads_key`]);
 /// - after a message the diagnosis reads, it is refreshed and the log tails and lookups it
 ///   wants are asked once each (`Cmd::ReadLogTail`, `Cmd::Lookup`, see [`super::evidence`]).
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
@@ -49,6 +51,7 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
     match msg {
         Msg::Tick(now) => {
             state.now = now;
+            super::notice::expire(state, now);
             if state.shows_clock() {
                 state.dirty = true;
             }
@@ -58,6 +61,9 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::forwards::input_key(state, &key)
         }
         Msg::Key(key) if state.overlay.prompt().is_some() => logs::input_key(state, &key),
+        Msg::Key(key) if state.overlay.switcher().is_some() && super::switcher::reads_key(&key) => {
+            super::switcher::filter_key(state, &key)
+        }
         Msg::Key(key) => {
             // A status line ("saved …", "no match …", "shell exited …") stays until the next
             // key, then the footer's key hints come back.
@@ -235,7 +241,7 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
                 .and_then(|c| pod.containers.iter().position(|n| n.name == c.name));
             let generation = state.generations.allocate();
             state.target = Target::recreated(&state.target, generation);
-            state.target.notice = Some(format!("pod recreated (new UID {})", pod.uid));
+            super::notice::post(state, format!("pod recreated (new UID {})", pod.uid));
             state.target.selected = kept.unwrap_or_else(|| state.first_selection(&pod));
             cmds.push(Cmd::PodRecreated { generation });
             cmds.push(Cmd::WatchEvents {

@@ -26,9 +26,9 @@ use crate::app::shell::DEBUG_IMAGE;
 use crate::model::forward::PortSpec;
 use tokio_util::task::AbortOnDropHandle;
 
-/// Lists the pods the switcher offers as `(namespace, name)`. Provided by `podscope demo` from
-/// the simulator's in-process store; absent for real clusters.
-pub type PodLister = Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync>;
+/// Lists the pods the switcher offers, with their kubectl columns. Provided by `podscope demo`
+/// from the simulator's in-process store; absent for real clusters.
+pub type PodLister = Arc<dyn Fn() -> Vec<crate::app::switcher::PodChoice> + Send + Sync>;
 
 /// Running forwards and debug-container tasks, and the pod lister. Dropping it closes every
 /// listener and aborts the tasks.

@@ -113,7 +113,12 @@ pub async fn run(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
             .list(crate::sim::Resource::Pods, None)
             .0
             .iter()
-            .filter_map(|o| Some((o.meta().namespace.clone()?, o.meta().name.clone()?)))
+            .filter_map(|o| match o {
+                crate::sim::Object::Pod(pod) => {
+                    Some(crate::app::switcher::PodChoice::from_pod(pod))
+                }
+                crate::sim::Object::Event(_) => None,
+            })
             .collect()
     });
     if args.once {

@@ -85,8 +85,11 @@ async fn handoff(
             crossterm::terminal::Clear(crossterm::terminal::ClearType::All),
             crossterm::cursor::MoveTo(0, 0)
         );
-        // Attaching shows nothing until the process writes; say so as kubectl does.
-        if matches!(what, Handoff::Attach) {
+        // The way back first; then, since attaching shows nothing until the process writes,
+        // kubectl's hint.
+        let attach = matches!(what, Handoff::Attach);
+        let _ = write!(out, "{}\r\n", crate::app::shell::handoff_banner(attach));
+        if attach {
             let _ = write!(
                 out,
                 "If you don't see a command prompt, try pressing enter.\r\n"

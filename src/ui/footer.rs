@@ -38,6 +38,10 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     }
     let mode = state.key_mode();
     let mut groups = keymap::grouped_actions(true, Some(mode));
+    // The open switcher reads `q` as filter text (`app::switcher::reads_key`): no `q quit`.
+    if mode.switcher {
+        groups.retain(|(a, _, _)| *a != keymap::Action::Quit);
+    }
     let width = |g: &[(keymap::Action, Vec<String>, &str)]| -> usize {
         g.iter()
             .map(|(_, k, d)| super::width::cells(&k.join("/")) + 1 + super::width::cells(d) + 2)
@@ -45,8 +49,9 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     };
     // Too narrow: first drop the container moves (the arrow keys are guessable), then `Enter
     // diagnosis` (the diagnosis block's title says it), then hints from the middle (the front
-    // while the log pane has focus), never `? help` and `q quit` (the table's last two), nor
-    // the keys of the focused events pane or of the expanded diagnosis.
+    // while the log pane has focus), never `? help` and `q quit` (the table's last two), and
+    // last of all the keys of the focused events pane or of the expanded diagnosis and `P
+    // switch pod` (the demo's one way to another pod: nothing else on screen says it).
     let fits = |g: &[(keymap::Action, Vec<String>, &str)]| width(g) <= usize::from(area.width) + 2;
     for drop in [
         &[keymap::Action::NextContainer, keymap::Action::PrevContainer][..],
@@ -59,15 +64,13 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     // With the log pane focused its own keys matter most: drop from the front instead.
     while groups.len() > 2 && !fits(&groups) {
         let end = groups.len() - 2;
+        let droppable = |g: &(keymap::Action, Vec<String>, &str)| !kept_longest(g.0);
         let at = if mode.log_focus {
-            0
+            groups[..end].iter().position(droppable)
         } else {
-            groups[..end]
-                .iter()
-                .rposition(|(a, _, _)| !focused_layer(*a))
-                .unwrap_or(end - 1)
+            groups[..end].iter().rposition(droppable)
         };
-        groups.remove(at);
+        groups.remove(at.unwrap_or(end - 1));
     }
     let mut spans = Vec::new();
     for (_, keys, description) in groups {
@@ -80,8 +83,9 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// Keys of the focused events pane and of the expanded diagnosis: kept in the footer longest.
-fn focused_layer(action: keymap::Action) -> bool {
+/// Keys of the focused events pane and of the expanded diagnosis, and the pod switcher's `P`:
+/// kept in the footer longest.
+fn kept_longest(action: keymap::Action) -> bool {
     use keymap::Action as A;
     matches!(
         action,
@@ -91,5 +95,6 @@ fn focused_layer(action: keymap::Action) -> bool {
             | A::DiagnosisUp
             | A::DiagnosisDown
             | A::CloseDiagnosis
+            | A::OpenSwitcher
     )
 }

@@ -79,7 +79,7 @@ pub fn notes(e: &ForwardEntry, now: Timestamp) -> Vec<String> {
 }
 
 /// Widest the panel gets, columns (borders included).
-const MAX_WIDTH: u16 = 100;
+pub(crate) const MAX_WIDTH: u16 = 100;
 /// Lines a note may wrap to (a kubelet error is about 300 characters; its end names the cause).
 const NOTE_LINES: usize = 4;
 

@@ -37,14 +37,9 @@ const fn ctrl(c: char) -> Key {
 #[rustfmt::skip]
 pub const KEYMAP: &[Binding] = &[
     b(W::Switcher,     k(K::Down),     A::SwitcherNext,     "next pod",           FOOTER),
-    b(W::Switcher,     ch('j'),        A::SwitcherNext,     "next pod",           FOOTER),
     b(W::Switcher,     k(K::Up),       A::SwitcherPrev,     "previous pod",       FOOTER),
-    b(W::Switcher,     ch('k'),        A::SwitcherPrev,     "previous pod",       FOOTER),
     b(W::Switcher,     k(K::Enter),    A::SwitchToSelected, "switch to it",       FOOTER),
-    b(W::Switcher,     k(K::Esc),      A::CloseSwitcher,    "close",              FOOTER),
-    b(W::Switcher,     ch('q'),        A::CloseSwitcher,    "close",              FOOTER),
-    b(W::Switcher,     ch('P'),        A::CloseSwitcher,    "close",              FOOTER),
-    b(W::Switcher,     ch('o'),        A::CloseSwitcher,    "close",              FOOTER),
+    b(W::Switcher,     k(K::Esc),      A::CloseSwitcher,    "clear filter, close", FOOTER),
     b(W::ForwardPanel, ch('a'),        A::ForwardAdd,       "add a forward",      FOOTER),
     b(W::ForwardPanel, ch('x'),        A::ForwardRemove,    "remove selected",    FOOTER),
     b(W::ForwardPanel, k(K::Delete),   A::ForwardRemove,    "remove selected",    FOOTER),
