@@ -210,3 +210,26 @@ fn the_checker_sees_use_lines_groups_and_inline_paths() {
         ]
     );
 }
+
+/// Comments point at `docs/…` in the repository: none cites an issue number or a file that a
+/// clone does not have (docs/architecture.md, "Knowledge lives in the repository").
+#[test]
+fn no_comment_cites_an_issue_or_a_file_outside_the_repository() {
+    let re =
+        regex::Regex::new(r"(?i)\bissue #?\d|notes/protocols|shared/|style\.md").expect("regex");
+    let mut found = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        let mut paths = Vec::new();
+        rust_files(&Path::new(ROOT).join(dir), &mut paths);
+        for p in paths {
+            let source = std::fs::read_to_string(&p).expect("read source");
+            for (n, line) in source.lines().enumerate() {
+                let comment = line.find("//").map(|i| &line[i..]);
+                if comment.is_some_and(|c| re.is_match(c)) {
+                    found.push(format!("{}:{}: {}", p.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

@@ -216,7 +216,7 @@ fn hello_container(p: &Pod) -> (i32, bool) {
     })
 }
 
-/// Issue #5: the container behind the forwarded port restarts. Connections while it is down get
+/// The container behind the forwarded port restarts. Connections while it is down get
 /// the kubelet's "connection refused" text, the next connection reaches the new instance without
 /// anyone doing anything, and the status shows the gap (`broken_since`, then `last_gap`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

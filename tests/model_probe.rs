@@ -33,7 +33,7 @@ fn case_probe(case: &str, container: &str, which: &str) -> String {
 
 #[test]
 fn seed_captured_probes() {
-    // /work/shared/seeds/000_a32e298467e0f8f8.txt lines 354–366 (real kubectl describe output).
+    // The seed article's captured `kubectl describe` output (its probe lines), as real kubectl prints it.
     let cases = [
         (
             serde_json::json!({"httpGet": {"path": "/nginx-health", "port": "proxy", "scheme": "HTTP"},

@@ -23,5 +23,9 @@ fn the_readme_lists_every_built_in_scenario() {
         .map(|(name, _)| name.to_owned())
         .collect();
     assert!(builtin.contains(&"crash".to_owned()), "{builtin:?}");
-    assert_eq!(table_names(), builtin, "README.md's scenario table, in order");
+    assert_eq!(
+        table_names(),
+        builtin,
+        "README.md's scenario table, in order"
+    );
 }

@@ -147,7 +147,7 @@ fn p_is_called_previous_instance_everywhere() {
     update(&mut s, key(KeyCode::Char('p')));
     let screen = text(&render(&s, 120, 40));
     assert!(
-        screen.contains("logs coord (previous instance)"),
+        screen.contains("logs coord · previous: instance"),
         "{screen}"
     );
 }

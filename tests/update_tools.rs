@@ -1,5 +1,5 @@
-//! `update` scripts for issue #5 (shell `e`, debug container `d`, port-forward panel `f`) and the
-//! demo's pod switcher (issue #3), plus snapshots of the panel and the switcher at 120×40.
+//! `update` scripts for the tools (shell `e`, debug container `d`, port-forward panel `f`) and the
+//! demo's pod switcher, plus snapshots of the panel and the switcher at 120×40.
 
 mod common;
 

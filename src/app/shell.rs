@@ -1,4 +1,4 @@
-//! The shell and debug-container part of `update` (issue #5): `e` asks the loop to hand the
+//! The shell and debug-container part of `update`: `e` asks the loop to hand the
 //! terminal to a shell, `d` adds an ephemeral debug container and attaches to it once it runs,
 //! and how they ended goes to the status line. Pure: every effect is a returned [`Cmd`].
 

@@ -1,6 +1,6 @@
 //! Keys are data: one table of `(key, action, description)` rows drives `update`, the footer,
 //! the help overlay and the hint lines of the port-forward panel and the pod switcher, so they
-//! cannot drift apart (style.md Part 2, rule 13).
+//! cannot drift apart.
 //!
 //! Rows can apply only in a mode ([`When`]): while the log pane is shown, or while it has focus.
 //! The first applicable row for a key wins, so the log-focus rows (↑/↓/j/k scroll, g/G top and
