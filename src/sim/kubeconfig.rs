@@ -1,7 +1,7 @@
 //! The kubeconfig the simulator writes so kubectl and kube-rs can reach it.
 //!
 //! One cluster `podscope-sim`, one user and a context `podscope-sim` selecting the first
-//! fixture's namespace. Over HTTPS ([`render_tls`]) the cluster carries the simulator's CA as
+//! scenario's namespace, else the first fixture's. Over HTTPS ([`render_tls`]) the cluster carries the simulator's CA as
 //! `certificate-authority-data` (base64 of the PEM) and the user the bearer token the server
 //! requires. Over plain http ([`render`]) the user has a dummy token (kubectl sends no
 //! credentials over http, see `docs/protocols.md` top; the simulator then requires none).

@@ -199,11 +199,17 @@ impl Simulator {
         }
         let kubelet = kubelet::Kubelet::new(cfg.node.clone()).with_event_wording(cfg.event_wording);
         let driver = tokio::spawn(kubelet::driver::run(store.clone(), kubelet));
+        // The kubeconfig's context selects the live scenarios' namespace when there are any
+        // (`podscope demo`: `kubectl get pod crash` works as typed), else the first fixture's.
+        let mut scenario_namespace = None;
         for spec in &cfg.scenarios {
             let text = scenario_text(spec)?;
             let pods = parse_scenario(&spec.to_string_lossy(), &text)?;
-            create_scenario(&store, pods)?;
+            for pod in create_scenario(&store, pods)? {
+                scenario_namespace.get_or_insert(pod.metadata.namespace.unwrap_or_default());
+            }
         }
+        let namespace = scenario_namespace.or(namespace);
         let listener = tokio::net::TcpListener::bind(cfg.listen)
             .await
             .map_err(|source| SimError::Bind {
