@@ -136,17 +136,8 @@ pub fn pod_changed(state: &mut State, reload_needed: bool) -> Vec<Cmd> {
     if !state.target.logs.shown {
         return Vec::new();
     }
-    let Some(pod) = state.target.pod.as_ref() else {
+    let Some(wanted) = wanted_containers(state) else {
         return Vec::new();
-    };
-    let wanted: Vec<&str> = if state.target.logs.all {
-        pod.containers.iter().map(|c| c.name.as_str()).collect()
-    } else {
-        pod.containers
-            .get(state.target.selected)
-            .map(|c| c.name.as_str())
-            .into_iter()
-            .collect()
     };
     let have: Vec<&str> = state
         .target
@@ -342,4 +333,19 @@ fn set_filter(pane: &mut LogPane, text: &str) {
     pane.filter = Needle::new(text);
     pane.reindex();
     pane.top = None;
+}
+
+/// The containers the pane should read now: every container with `a`, else the selected one;
+/// `None` without a pod.
+pub(super) fn wanted_containers(state: &State) -> Option<Vec<&str>> {
+    let pod = state.target.pod.as_ref()?;
+    Some(if state.target.logs.all {
+        pod.containers.iter().map(|c| c.name.as_str()).collect()
+    } else {
+        pod.containers
+            .get(state.target.selected)
+            .map(|c| c.name.as_str())
+            .into_iter()
+            .collect()
+    })
 }

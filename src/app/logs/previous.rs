@@ -77,17 +77,8 @@ fn stop(pane: &mut LogPane) -> Vec<Cmd> {
 /// Whether the kept view reads the containers the pane shows now (the selection or `a` may
 /// have changed while the previous instance was shown; then the view is read anew).
 fn same_containers(state: &State, stash: &Stash) -> bool {
-    let Some(pod) = state.target.pod.as_ref() else {
+    let Some(wanted) = super::actions::wanted_containers(state) else {
         return false;
-    };
-    let wanted: Vec<&str> = if state.target.logs.all {
-        pod.containers.iter().map(|c| c.name.as_str()).collect()
-    } else {
-        pod.containers
-            .get(state.target.selected)
-            .map(|c| c.name.as_str())
-            .into_iter()
-            .collect()
     };
     let have: Vec<&str> = stash.follows.iter().map(Follow::container).collect();
     wanted == have
