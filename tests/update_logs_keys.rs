@@ -181,6 +181,30 @@ fn save_returns_a_cmd_and_the_result_goes_to_the_status_line() {
     );
 }
 
+/// The file goes to the directory podscope was started in, and the status line gives its whole
+/// path (a relative name said nothing about where it went).
+#[test]
+fn save_names_the_whole_path() {
+    let mut s = opened();
+    s.config.save_dir = Some(std::path::PathBuf::from("/home/me/work"));
+    update(&mut s, lines_msg(1, vec![raw("app", 1, "one")]));
+    let cmds = update(&mut s, key(KeyCode::Char('s')));
+    let path = "/home/me/work/podscope-web-app-20240603T072015Z.log";
+    assert!(
+        matches!(&cmds[..], [Cmd::SaveLogs { path: p, .. }] if p == path),
+        "{cmds:?}"
+    );
+    update(
+        &mut s,
+        Msg::LogsSaved {
+            path: path.to_owned(),
+            result: Ok(4),
+        },
+    );
+    let screen = text(&render(&s, 120, 24));
+    assert!(screen.contains(&format!("to {path}")), "{screen}");
+}
+
 /// `s` writes what the pane lists: with a filter only the matching lines, timestamps only when
 /// `t` shows them; the status line says so.
 #[test]

@@ -19,6 +19,9 @@ pub struct Config {
     /// Whether the session can switch pods (`P`/`o`): true only for the demo's in-process
     /// cluster.
     pub can_switch: bool,
+    /// Where `s` writes the log pane's file: the directory podscope was started in, made
+    /// absolute at start so the status line can say where the file went (`None`: relative).
+    pub save_dir: Option<std::path::PathBuf>,
 }
 
 impl Config {
@@ -32,6 +35,7 @@ impl Config {
             log_lines: crate::model::log::DEFAULT_LOG_LINES,
             preferred_container: None,
             can_switch: false,
+            save_dir: None,
         }
     }
 }

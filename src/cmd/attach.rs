@@ -100,6 +100,7 @@ pub async fn run_tui_with(
         log_lines: args.log_lines,
         preferred_container: args.container.clone(),
         can_switch: lister.is_some(),
+        save_dir: std::env::current_dir().ok(),
     };
     let mut state = crate::app::State::with_config(config, &target.namespace, &target.pod, now);
     if let Some(names) = closest {

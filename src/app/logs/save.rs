@@ -28,7 +28,7 @@ pub fn saved(state: &mut State, path: &str, result: Result<usize, String>) {
 
 /// `s`: the lines the pane lists (only those the filter passes when one is set, markers and
 /// woven-in events included), with the kubelet's timestamps when `t` shows them and container
-/// prefixes when all containers are shown, to `podscope-<pod>-<container>-<time>.log`. What was
+/// prefixes when all containers are shown, to `podscope-<pod>-<container>-<time>.log` in `Config::save_dir`. What was
 /// written is remembered for the status line ([`saved`]).
 pub fn save(state: &mut State) -> Vec<Cmd> {
     let pane = &state.target.logs;
@@ -41,11 +41,15 @@ pub fn save(state: &mut State) -> Vec<Cmd> {
     };
     let stamp = state.now.strftime("%Y%m%dT%H%M%SZ").to_string();
     let safe = |s: &str| s.replace(['/', '\\'], "_");
-    let path = format!(
+    let name = format!(
         "podscope-{}-{}-{stamp}.log",
         safe(&state.target.name),
         safe(&container)
     );
+    let path = match &state.config.save_dir {
+        Some(dir) => dir.join(&name).display().to_string(),
+        None => name,
+    };
     let mut contents = String::new();
     let n = pane.view_len();
     for pos in 0..n {
