@@ -116,9 +116,9 @@ fn the_block_puts_the_hint_and_other_headlines_before_evidence_and_cuts_the_rest
     let block = block_rows(&screen).join("\n");
     let order = [
         "✗ container app",
+        "→ lower -Xmx768m",
         "· lastState.terminated",
         "· env JVM_HEAP_OPTS",
-        "→ lower -Xmx768m",
         "! proxy is not ready",
         "i the pod has no PodDisruptionBudget",
     ];

@@ -4,7 +4,7 @@
 use super::Msg;
 use super::state::{Connection, State};
 use crate::model::PodSummary;
-use crate::model::diagnosis::{Finding, Inputs, Severity, diagnose, facts};
+use crate::model::diagnosis::{Finding, Inputs, Severity, diagnose};
 
 /// Rules about a deletion in progress: moot once the watch saw the pod deleted.
 const DELETION_RULES: [&str; 3] = ["terminating", "stuck-terminating", "stopped-by-deletion"];
@@ -42,30 +42,53 @@ pub fn inputs<'a>(state: &'a State, pod: &'a PodSummary) -> Inputs<'a> {
     )
 }
 
+/// Whether `f` is a problem worth keeping once the pod is gone: an error or a warning that is
+/// not about the deletion itself.
+fn kept_after_deletion(f: &Finding) -> bool {
+    matches!(f.severity, Severity::Error | Severity::Warning)
+        && !DELETION_RULES.contains(&f.rule)
+        && f.rule != "pod-deleted"
+}
+
 /// Recomputes `state.target.diagnosis` from the state's pod, events, log tails, related objects and
-/// `now`; empty without a pod. Once the watch saw the pod deleted, the findings about its
-/// deletion (grace period, finalizers, a kubelet that has not confirmed) are dropped and an
-/// `info` finding `pod-deleted` leads: what is shown is the pod's last state. Sets `dirty`
-/// when the findings changed.
+/// `now`; empty without a pod. Once the watch saw the pod deleted, the pod of the DELETED event
+/// (its containers stopped by the deletion) is not diagnosed afresh: an `info` finding
+/// `pod-deleted` leads (the time as the header shows it, `14:40:48Z`), then the problems
+/// (errors and warnings) the pod had while it was live, without the findings about its deletion
+/// (grace period, finalizers, a kubelet that has not confirmed) and without any `info`. A pod
+/// first seen deleted keeps the problems of its last state. Sets `dirty` when the findings
+/// changed (`docs/diagnosis.md`).
 pub fn refresh(state: &mut State) {
-    let mut findings = match &state.target.pod {
-        Some(pod) => diagnose(&inputs(state, pod)),
-        None => Vec::new(),
+    let findings = match (&state.target.connection, &state.target.pod) {
+        (Connection::Deleted { at }, Some(pod)) => {
+            let mut live: Vec<Finding> = state
+                .target
+                .diagnosis
+                .iter()
+                .filter(|f| kept_after_deletion(f))
+                .cloned()
+                .collect();
+            if state.target.diagnosis.is_empty() {
+                live = diagnose(&inputs(state, pod))
+                    .into_iter()
+                    .filter(kept_after_deletion)
+                    .collect();
+            }
+            let gone = Finding::new(
+                "pod-deleted",
+                Severity::Info,
+                None,
+                format!(
+                    "pod {} was deleted at {}: what is shown is its last state",
+                    pod.name,
+                    at.strftime("%H:%M:%SZ")
+                ),
+            );
+            std::iter::once(gone).chain(live).collect()
+        }
+        (_, Some(pod)) => diagnose(&inputs(state, pod)),
+        (_, None) => Vec::new(),
     };
-    if let (Connection::Deleted { at }, Some(pod)) = (&state.target.connection, &state.target.pod) {
-        findings.retain(|f| !DELETION_RULES.contains(&f.rule) && f.rule != "healthy");
-        let gone = Finding::new(
-            "pod-deleted",
-            Severity::Info,
-            None,
-            format!(
-                "pod {} was deleted at {}: what is shown is its last state",
-                pod.name,
-                facts::clock(*at, state.now)
-            ),
-        );
-        findings.insert(0, gone);
-    }
     if findings != state.target.diagnosis {
         state.target.diagnosis = findings;
         state.dirty = true;

@@ -1,6 +1,6 @@
 //! The diagnosis block at the top of the pod view: the first finding's headline always (its
-//! severity marker and container), then as room allows its hint, the other findings' headlines
-//! and the first finding's evidence. Enter expands it ([`super::diagnosis_full`]).
+//! severity marker and container), then its hint (cut with `…` when short of rows), then as room
+//! allows the other findings' headlines and the first finding's evidence. Enter expands it ([`super::diagnosis_full`]).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -144,7 +144,8 @@ fn bulleted(
         .collect()
 }
 
-/// A group of lines of the block, taken whole or not at all (the first headline may be cut).
+/// A group of lines of the block, taken whole or not at all (the first headline and its hint may
+/// be cut).
 struct Item {
     /// Lower goes first when rows are short.
     priority: u8,
@@ -152,7 +153,7 @@ struct Item {
 }
 
 /// The block's possible lines in display order, each group with its priority: the first
-/// headline (0), its evidence one line each (3), its hint (1), the other headlines (2).
+/// headline (0), its hint (1), its evidence one line each (3), the other headlines (2).
 fn items(state: &State, cols: usize) -> Vec<Item> {
     let t = &state.config.theme;
     let Some(first) = state.target.diagnosis.first() else {
@@ -162,6 +163,12 @@ fn items(state: &State, cols: usize) -> Vec<Item> {
         priority: 0,
         lines: headline(first, t, cols),
     }];
+    if let Some(h) = &first.hint {
+        out.push(Item {
+            priority: 1,
+            lines: hint(h, t, cols),
+        });
+    }
     for e in &first.evidence {
         let lead = INDENT + 2;
         out.push(Item {
@@ -172,12 +179,6 @@ fn items(state: &State, cols: usize) -> Vec<Item> {
             ])],
         });
     }
-    if let Some(h) = &first.hint {
-        out.push(Item {
-            priority: 1,
-            lines: hint(h, t, cols),
-        });
-    }
     for f in &state.target.diagnosis[1..] {
         out.push(Item {
             priority: 2,
@@ -185,6 +186,22 @@ fn items(state: &State, cols: usize) -> Vec<Item> {
         });
     }
     out
+}
+
+/// Rows the block needs at `width` to say what matters: its title, the first headline and its
+/// hint, wrapped (0 without findings). The layout serves these before the other panes'
+/// extras (`docs/diagnosis.md`: the hint comes right after the headline).
+#[must_use]
+pub fn core(state: &State, width: u16) -> u16 {
+    if state.target.diagnosis.is_empty() {
+        return 0;
+    }
+    let lines: usize = items(state, usize::from(width))
+        .iter()
+        .filter(|i| i.priority <= 1)
+        .map(|i| i.lines.len())
+        .sum();
+    u16::try_from(lines).unwrap_or(u16::MAX).saturating_add(1)
 }
 
 /// Rows the block wants at `width`: its title + every line (0 without findings).
@@ -201,7 +218,8 @@ pub fn wanted(state: &State, width: u16) -> u16 {
 }
 
 /// The lines shown in `rows` rows at `cols`: groups by priority while they fit (the first
-/// headline cut to the rows left, its last line ending in `…`), in display order.
+/// headline, then its hint, cut to the rows left, the last line shown ending in `…`), in display
+/// order.
 #[must_use]
 pub fn lines(state: &State, cols: usize, rows: usize) -> Vec<Line<'static>> {
     let mut items = items(state, cols);
@@ -216,11 +234,19 @@ pub fn lines(state: &State, cols: usize, rows: usize) -> Vec<Line<'static>> {
             if n <= left {
                 taken[i] = n;
                 left -= n;
-            } else if priority == 0 {
+            } else if priority <= 1 {
                 taken[i] = left;
                 left = 0;
             }
         }
+    }
+    // A hint cut short ends in `…`.
+    if let Some(i) = items.iter().position(|item| item.priority == 1)
+        && (1..items[i].lines.len()).contains(&taken[i])
+        && let Some(span) = items[i].lines[taken[i] - 1].spans.last_mut()
+    {
+        let text = format!("{}…", span.content.trim_end());
+        span.content = width::ellipsis(&text, cols.saturating_sub(INDENT + 2)).into();
     }
     // A headline cut short ends in `…` (on one line: cut at the edge instead of wrapped).
     if let (Some(first), Some(f)) = (items.first_mut(), state.target.diagnosis.first())

@@ -1,7 +1,8 @@
 //! `Areas`: where each pane goes, as a pure function of the frame size and the content heights.
 //!
 //! Priorities when space is short (80×24 and below): header, footer, the diagnosis block's
-//! title and first headline (2 rows; 1 below 8 rows of body), containers list, the selected
+//! title, first headline and its hint (up to a third of the body; 1 row below 8 rows of body),
+//! containers list, the selected
 //! container's detail (8 rows), events (4 rows, half the body while they have focus),
 //! conditions in a one-line compact form, the rest of the diagnosis block (up to a third of the
 //! body), the rest of the detail, the full conditions table, then more events. The expanded
@@ -21,6 +22,8 @@ pub struct Wanted {
     pub footer: u16,
     /// Diagnosis block: title + its lines (0 without findings).
     pub diagnosis: u16,
+    /// Diagnosis block's core: title + the first headline + its hint (0 without findings).
+    pub diagnosis_core: u16,
     /// Container list: title + one row per container.
     pub containers: u16,
     /// Detail of the selected container: title + lines.
@@ -59,10 +62,19 @@ const EVENTS_MIN: u16 = 4;
 /// Rows of the diagnosis block first served: its title and the first headline.
 const DIAGNOSIS_MIN: u16 = 2;
 
-/// The diagnosis block's first rows in a body of `body` rows: the title and the first headline,
-/// only the headline below 8 rows.
-fn diagnosis_floor(body: u16) -> u16 {
-    if body >= 8 { DIAGNOSIS_MIN } else { 1 }
+/// The diagnosis block's first rows in a body of `body` rows: its core (title, first headline,
+/// hint) up to a third of the body, at least the title and the headline; only the headline below 8
+/// rows; the title and the headline only while the events pane has focus (it takes half the
+/// body). Never more than the block wants.
+fn diagnosis_floor(body: u16, wanted: Wanted) -> u16 {
+    let floor = if wanted.events_first && body >= 8 {
+        DIAGNOSIS_MIN
+    } else if body >= 8 {
+        wanted.diagnosis_core.min(body / 3).max(DIAGNOSIS_MIN)
+    } else {
+        1
+    };
+    wanted.diagnosis.min(floor)
 }
 
 /// The most rows the header may take of a frame `h` rows high: its two essential lines when
@@ -85,7 +97,7 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
     let body = rest;
 
     let third = (rest / 3).max(2);
-    let diagnosis_min = take(&mut rest, wanted.diagnosis.min(diagnosis_floor(body)));
+    let diagnosis_min = take(&mut rest, diagnosis_floor(body, wanted));
     let containers = take(&mut rest, wanted.containers.min(third));
     let detail_min = take(&mut rest, wanted.detail.min(DETAIL_MIN));
     let events_floor = if wanted.events_first {
@@ -94,7 +106,13 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
         EVENTS_MIN
     };
     let events_min = take(&mut rest, wanted.events.min(events_floor));
-    let compact = take(&mut rest, wanted.conditions.min(2));
+    // The compact form whole or not at all: a title without its line says nothing.
+    let compact_want = wanted.conditions.min(2);
+    let compact = if rest >= compact_want {
+        take(&mut rest, compact_want)
+    } else {
+        0
+    };
     let diagnosis_cap = (body / 3).max(diagnosis_min);
     let diagnosis_extra = take(
         &mut rest,
@@ -134,11 +152,17 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
 const DETAIL_MIN_WITH_LOGS: u16 = 6;
 /// Rows the log pane keeps whatever the size: one, to say when it is too small to show lines.
 const LOGS_FLOOR: u16 = 1;
+/// Rows the log pane keeps, before the diagnosis and the detail, in a body of at least
+/// [`LOGS_ROOM_FROM`] rows: its title and a few lines.
+const LOGS_ROOM: u16 = 4;
+/// Rows of body from which the log pane keeps [`LOGS_ROOM`] rows.
+const LOGS_ROOM_FROM: u16 = 12;
 
-/// Splits `area` when the log pane is shown: header, the diagnosis block's title and first
-/// headline, containers, the detail (up to a third of the room, at least
+/// Splits `area` when the log pane is shown: header, the diagnosis block's title, first
+/// headline and hint (up to a third of the body), containers, the detail (up to a third of the room, at least
 /// [`DETAIL_MIN_WITH_LOGS`] rows when it wants them), the log pane with the rest (at least
-/// [`LOGS_FLOOR`] row while the body has two), footer. Conditions and events are not shown
+/// [`LOGS_ROOM`] rows from a body of [`LOGS_ROOM_FROM`], [`LOGS_FLOOR`] row while the body has
+/// two), footer. Conditions and events are not shown
 /// (events can be woven into the log).
 /// Returns the areas (conditions and events empty) and the log pane's rectangle.
 #[must_use]
@@ -146,15 +170,17 @@ pub fn areas_with_logs(area: Rect, wanted: Wanted) -> (Areas, Rect) {
     let h = area.height;
     let (header_h, footer_h) = header_footer(h, wanted);
     let mut rest = h - footer_h - header_h;
-    let floor = diagnosis_floor(rest);
+    let floor = diagnosis_floor(rest, wanted);
     // The diagnosis headline first when the body is a single row.
-    let logs_floor = if rest >= 2 {
+    let logs_floor = if rest >= LOGS_ROOM_FROM {
+        take(&mut rest, LOGS_ROOM)
+    } else if rest >= 2 {
         take(&mut rest, LOGS_FLOOR)
     } else {
         0
     };
     let third = (rest / 3).max(2);
-    let diagnosis = take(&mut rest, wanted.diagnosis.min(floor));
+    let diagnosis = take(&mut rest, floor);
     let containers = take(&mut rest, wanted.containers.min(third));
     let detail_cap = (rest / 3).max(DETAIL_MIN_WITH_LOGS);
     let detail = take(&mut rest, wanted.detail.min(detail_cap));
@@ -238,6 +264,7 @@ mod tests {
             header_fixed: 3,
             footer: 1,
             diagnosis: 12,
+            diagnosis_core: 5,
             containers: 3,
             detail: 14,
             conditions: 5,

@@ -43,6 +43,7 @@ pub fn view(frame: &mut Frame, state: &State) {
         header_fixed: header::fixed_rows(state, area.width),
         footer: footer::wanted(state, area.width),
         diagnosis: diagnosis::wanted(state, area.width),
+        diagnosis_core: diagnosis::core(state, area.width),
         containers: containers::wanted(state),
         detail: detail::wanted(state, area.width),
         conditions: conditions::wanted(state),
