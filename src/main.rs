@@ -4,11 +4,10 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use podscope::cmd::cli::Cli;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_args(std::env::args_os());
     if let Err(e) = color_eyre::install() {
         eprintln!("podscope: {e}");
     }

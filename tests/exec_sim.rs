@@ -169,7 +169,7 @@ async fn apiserver_refusals() {
     match exec(&api, "hello", "render-config", &["true"], None).await {
         Err(ExecError::Failed(m)) => assert_eq!(
             m,
-            "Internal error occurred: Internal error occurred: unable to upgrade connection: container not found (\"render-config\")"
+            "Internal error occurred: unable to upgrade connection: container not found (\"render-config\")"
         ),
         other => panic!("{other:?}"),
     }
@@ -213,4 +213,30 @@ async fn podscope_exec_and_kubectl_exit_code_3() {
         .run(&sim, &[&["exec"][..], &cat].concat(), Some("abc\n"))
         .await;
     assert_eq!((code, out.as_str()), (0, "abc\n"), "{err}");
+}
+
+/// Exec into a container that is not running (render-config, a completed init container): the
+/// apiserver's stream translator reports the kubelet's refusal in one InternalError, so kubectl
+/// prints the `Internal error occurred: ` prefix once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_exec_into_a_stopped_container_says_internal_error_once() {
+    let sim = stream_support::start().await;
+    let Some(kubectl) = Kubectl::or_skip() else {
+        return;
+    };
+    let (code, out, err) = kubectl
+        .run(
+            &sim,
+            &["exec", "hello", "-c", "render-config", "--", "true"],
+            None,
+        )
+        .await;
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            1,
+            "",
+            "error: Internal error occurred: unable to upgrade connection: container not found (\"render-config\")\n"
+        )
+    );
 }

@@ -229,3 +229,29 @@ async fn stream_task_sends_batches_then_the_end() {
     }
     sim.shutdown().await;
 }
+
+/// The connection flags may come before the subcommand, as kubectl takes them: `podscope
+/// --kubeconfig K -n NS logs POD --previous` prints the same log as with the flags after `POD`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connection_flags_before_the_subcommand() {
+    let dir = case("01-");
+    let (name, ns) = name_ns(&dir);
+    let want = file_lines(&dir, "logs-previous.txt");
+    let sim = start_frozen(std::slice::from_ref(&dir)).await;
+    let kubeconfig = sim.kubeconfig_path();
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_podscope"));
+    cmd.arg("--kubeconfig")
+        .arg(kubeconfig)
+        .args(["-n", &ns, "logs", &name, "--previous"])
+        .env_remove("KUBECONFIG");
+    let out = tokio::time::timeout(std::time::Duration::from_secs(60), cmd.output())
+        .await
+        .expect("podscope finishes within 60 s")
+        .expect("podscope runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().collect::<Vec<_>>(), want);
+    sim.shutdown().await;
+}

@@ -5,6 +5,7 @@
 use super::Cmd;
 use super::msg::ShellEnd;
 use super::state::State;
+use crate::model::ContainerState;
 use crate::model::sanitize::sanitize;
 
 /// The image `d` adds (kubectl debug's usual choice; has `sh` and the usual tools).
@@ -23,25 +24,42 @@ pub fn shells(configured: Option<&str>) -> Vec<String> {
     }
 }
 
+/// Why `e` does not try a container whose `state` is waiting or terminated (the kubelet refuses
+/// an exec into it: `container not found`): its `reason`, or the state's name when the reason is
+/// empty. `None` when it runs or its state is not known yet (then `e` tries).
+#[must_use]
+pub fn not_running_reason(state: &ContainerState) -> Option<&str> {
+    let (reason, fallback) = match state {
+        ContainerState::Waiting { reason, .. } => (reason, "Waiting"),
+        ContainerState::Terminated(t) => (&t.reason, "Terminated"),
+        ContainerState::Running { .. } | ContainerState::Unknown => return None,
+    };
+    Some(if reason.is_empty() { fallback } else { reason })
+}
+
 /// `e`: a shell (`state.config.shells`, first that exists) in the selected container
-/// (`Cmd::OpenShell`), or a status when there is no container.
+/// (`Cmd::OpenShell`); a status instead when there is no container, or when it is not running
+/// (with the offer of a debug container, as for an image without a shell).
 pub fn open_shell(state: &mut State) -> Vec<Cmd> {
     state.dirty = true;
-    match state.selected_container() {
-        Some(c) => {
-            let container = c.name.clone();
-            state.target.logs.status =
-                Some(format!("opening a shell in {}…", sanitize(&container)));
-            vec![Cmd::OpenShell {
-                container,
-                shells: state.config.shells.clone(),
-            }]
-        }
-        None => {
-            state.target.logs.status = Some("no container to open a shell in".to_owned());
-            Vec::new()
-        }
+    let Some(c) = state.selected_container() else {
+        state.target.logs.status = Some("no container to open a shell in".to_owned());
+        return Vec::new();
+    };
+    let container = c.name.clone();
+    if let Some(reason) = not_running_reason(&c.state).map(str::to_owned) {
+        state.target.logs.status = Some(format!(
+            "container {} is not running ({}): press d for a debug container",
+            sanitize(&container),
+            sanitize(&reason)
+        ));
+        return Vec::new();
     }
+    state.target.logs.status = Some(format!("opening a shell in {}…", sanitize(&container)));
+    vec![Cmd::OpenShell {
+        container,
+        shells: state.config.shells.clone(),
+    }]
 }
 
 /// `d`: an ephemeral debug container targeting the selected container (`Cmd::AddDebugContainer`).

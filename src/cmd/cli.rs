@@ -1,6 +1,7 @@
 //! Command line (clap derive): `podscope [attach] POD`, `podscope sim`, `podscope demo`, and the
 //! kubectl-like `logs`, `exec`, `port-forward`, `debug` (their flags live with their drivers).
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -29,6 +30,30 @@ pub struct Cli {
     /// Write tracing output to this file (never to the terminal). `RUST_LOG` sets the filter.
     #[arg(long, global = true, value_name = "PATH")]
     pub log_file: Option<PathBuf>,
+}
+
+impl Cli {
+    /// [`Parser::parse_from`] after [`super::argv::hoist_connection_flags`], so `podscope --kubeconfig K logs
+    /// POD` means `podscope logs POD --kubeconfig K` (as kubectl takes them). Prints clap's
+    /// message and exits 2 on bad arguments.
+    #[must_use]
+    pub fn parse_args<I: IntoIterator<Item = T>, T: Into<OsString>>(args: I) -> Self {
+        Self::parse_from(super::argv::hoist_connection_flags(
+            args.into_iter().map(Into::into).collect(),
+        ))
+    }
+
+    /// [`Cli::parse_args`] without exiting.
+    ///
+    /// # Errors
+    /// clap's error for arguments that do not parse.
+    pub fn try_parse_args<I: IntoIterator<Item = T>, T: Into<OsString>>(
+        args: I,
+    ) -> Result<Self, clap::Error> {
+        Self::try_parse_from(super::argv::hoist_connection_flags(
+            args.into_iter().map(Into::into).collect(),
+        ))
+    }
 }
 
 /// The subcommands.
@@ -313,6 +338,29 @@ mod tests {
             assert!(help.contains("[env: PODSCOPE_SHELL"), "{help}");
             assert!(help.contains("`bash`, else `sh`"), "{help}");
         }
+    }
+
+    #[test]
+    fn kubeconfig_before_logs_is_the_logs_flag() {
+        let args = [
+            "podscope",
+            "--kubeconfig",
+            "/tmp/k",
+            "logs",
+            "crash",
+            "-c",
+            "nope",
+        ];
+        // clap alone takes `crash` for a subcommand of the implied attach and refuses.
+        assert!(Cli::try_parse_from(args).is_err());
+        let Some(Command::Logs(l)) = Cli::try_parse_args(args).expect("parses").command else {
+            panic!("expected logs")
+        };
+        assert_eq!(
+            (l.pod.as_str(), l.container.as_deref()),
+            ("crash", Some("nope"))
+        );
+        assert_eq!(l.cluster.kubeconfig, Some(PathBuf::from("/tmp/k")));
     }
 
     #[test]

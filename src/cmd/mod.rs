@@ -10,6 +10,7 @@
 //!
 //! [`setup`] holds the one rule for setup errors (exit code 2) all of them follow.
 
+pub mod argv;
 pub mod attach;
 pub mod cli;
 pub mod debug;

@@ -63,6 +63,9 @@ pub(super) enum Ending {
     },
     /// An error after which the kubelet writes an InternalError; `text` is the kubelet's error.
     Internal(String),
+    /// The apiserver's stream translator (v5) could not open the kubelet's stream (a container
+    /// that is not running): its own InternalError around `text`, the prefix once.
+    Upgrade(String),
     /// The client went away: nothing to write.
     Gone,
 }
@@ -96,6 +99,7 @@ pub(super) fn status_body(protocol: Protocol, ending: Ending) -> Option<Vec<u8>>
                 "details": {"causes": [{"reason": "ExitCode", "message": code.to_string()}]}
             })
         }
+        Ending::Upgrade(err) => internal_status(&err),
         Ending::Internal(err) => {
             if protocol == Protocol::V5 {
                 // The apiserver's translator wraps the kubelet's InternalError once more.
@@ -198,7 +202,7 @@ impl<C: Channels> Session<C> {
 
     async fn drive(&mut self, pod: &Pod, container: &str, opts: &Opts, attach: bool) -> Ending {
         if !is_running(pod, container) {
-            return Ending::Internal(format!(
+            return Ending::Upgrade(format!(
                 "unable to upgrade connection: container not found ({container:?})"
             ));
         }
