@@ -94,13 +94,24 @@ pub fn view(frame: &mut Frame, state: &State) {
 }
 
 /// The scroll limits of help and the expanded diagnosis on a `cols × rows` terminal, for the
-/// core (`Msg::Measured`): the loop measures them after each draw.
+/// core (`Msg::Measured`): the loop measures them after each draw. The expanded diagnosis is
+/// measured only while it is shown (wrapping every finding is not free, and the draw path is
+/// hot); otherwise its last measure is kept.
 #[must_use]
 pub fn extents(state: &State, cols: u16, rows: u16) -> crate::app::overlay::Extents {
+    let diagnosis_shown = state.overlay.diagnosis_scroll().is_some();
     crate::app::overlay::Extents {
         help_max_scroll: help::max_scroll(cols, rows),
-        diagnosis_max_scroll: diagnosis_full::max_scroll(state, cols, rows),
-        diagnosis_page: diagnosis_full::page(state, cols, rows),
+        diagnosis_max_scroll: if diagnosis_shown {
+            diagnosis_full::max_scroll(state, cols, rows)
+        } else {
+            state.extents.diagnosis_max_scroll
+        },
+        diagnosis_page: if diagnosis_shown {
+            diagnosis_full::page(state, cols, rows)
+        } else {
+            state.extents.diagnosis_page
+        },
     }
 }
 
