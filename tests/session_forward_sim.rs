@@ -13,10 +13,9 @@ use podscope::model::forward::PortSpec;
 use stream_support::wait::wait_until;
 use stream_support::{body, get, pump_until};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn session_forward_fetches_hello_from_hello() {
-    let sim = stream_support::start().await;
-    let target = podscope::cluster::connect(
+/// A cluster target for the seed's `hello` pod in `default` on `sim`.
+async fn hello_target(sim: &podscope::sim::Simulator) -> podscope::cluster::Target {
+    podscope::cluster::connect(
         &podscope::cluster::ConnectOptions {
             kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
             context: None,
@@ -25,7 +24,13 @@ async fn session_forward_fetches_hello_from_hello() {
         "hello",
     )
     .await
-    .expect("connects");
+    .expect("connects")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_forward_fetches_hello_from_hello() {
+    let sim = stream_support::start().await;
+    let target = hello_target(&sim).await;
     let (tx, mut rx) = tokio::sync::mpsc::channel(1024);
     let now = "2024-06-03T07:20:15Z".parse().expect("time");
     let mut state = State::new(
@@ -85,16 +90,7 @@ async fn session_forward_fetches_hello_from_hello() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn session_forward_on_a_taken_port_is_dropped_with_its_reason() {
     let sim = stream_support::start().await;
-    let target = podscope::cluster::connect(
-        &podscope::cluster::ConnectOptions {
-            kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),
-            context: None,
-            namespace: Some("default".into()),
-        },
-        "hello",
-    )
-    .await
-    .expect("connects");
+    let target = hello_target(&sim).await;
     let v4 = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("binds");

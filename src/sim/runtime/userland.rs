@@ -84,21 +84,34 @@ struct Spec {
     target: Option<String>,
 }
 
-fn from_container(c: &Container) -> Spec {
+/// The fields every kind of container shares (`Container`, `EphemeralContainer`), as one spec.
+fn spec_of(
+    name: &str,
+    image: Option<&String>,
+    argv: [Option<&Vec<String>>; 2],
+    env: Option<&Vec<EnvVar>>,
+    mounts: Option<&Vec<VolumeMount>>,
+    target: Option<&String>,
+) -> Spec {
     Spec {
-        name: c.name.clone(),
-        image: c.image.clone().unwrap_or_default(),
-        argv: c
-            .command
-            .iter()
-            .flatten()
-            .chain(c.args.iter().flatten())
-            .cloned()
-            .collect(),
-        env: c.env.clone().unwrap_or_default(),
-        mounts: c.volume_mounts.clone().unwrap_or_default(),
-        target: None,
+        name: name.to_owned(),
+        image: image.cloned().unwrap_or_default(),
+        argv: argv.into_iter().flatten().flatten().cloned().collect(),
+        env: env.cloned().unwrap_or_default(),
+        mounts: mounts.cloned().unwrap_or_default(),
+        target: target.cloned(),
     }
+}
+
+fn from_container(c: &Container) -> Spec {
+    spec_of(
+        &c.name,
+        c.image.as_ref(),
+        [c.command.as_ref(), c.args.as_ref()],
+        c.env.as_ref(),
+        c.volume_mounts.as_ref(),
+        None,
+    )
 }
 
 fn specs(pod: &Pod) -> Vec<Spec> {
@@ -113,20 +126,14 @@ fn specs(pod: &Pod) -> Vec<Spec> {
         .map(from_container)
         .collect();
     out.extend(spec.ephemeral_containers.iter().flatten().map(|c| {
-        Spec {
-            name: c.name.clone(),
-            image: c.image.clone().unwrap_or_default(),
-            argv: c
-                .command
-                .iter()
-                .flatten()
-                .chain(c.args.iter().flatten())
-                .cloned()
-                .collect(),
-            env: c.env.clone().unwrap_or_default(),
-            mounts: c.volume_mounts.clone().unwrap_or_default(),
-            target: c.target_container_name.clone(),
-        }
+        spec_of(
+            &c.name,
+            c.image.as_ref(),
+            [c.command.as_ref(), c.args.as_ref()],
+            c.env.as_ref(),
+            c.volume_mounts.as_ref(),
+            c.target_container_name.as_ref(),
+        )
     }));
     out
 }
