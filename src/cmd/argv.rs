@@ -124,8 +124,8 @@ mod tests {
             panic!("expected attach")
         };
         assert_eq!(
-            (a.pod.as_str(), a.namespace.as_deref()),
-            ("web", Some("shop"))
+            (a.target.as_deref(), a.namespace.as_deref()),
+            (Some("web"), Some("shop"))
         );
     }
 
@@ -136,8 +136,8 @@ mod tests {
         assert!(cli.command.is_none());
         let a = cli.attach.expect("attach");
         assert_eq!(
-            (a.pod.as_str(), a.namespace.as_deref()),
-            ("web", Some("shop"))
+            (a.target.as_deref(), a.namespace.as_deref()),
+            (Some("web"), Some("shop"))
         );
         assert_eq!(a.kubeconfig, Some(PathBuf::from("/tmp/k")));
         let cli = Cli::try_parse_args(["podscope", "demo"]).expect("parses");

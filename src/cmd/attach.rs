@@ -34,10 +34,14 @@ pub async fn attach_with(
     lister: Option<PodLister>,
 ) -> color_eyre::Result<ExitCode> {
     let opts = args.connect_options();
-    if let Err(msg) = validate_pod_name(&args.pod) {
+    let pod = match pod_target(args) {
+        Ok(pod) => pod,
+        Err(msg) => return Ok(setup_error(&msg)),
+    };
+    if let Err(msg) = validate_pod_name(&pod) {
         return Ok(setup_error(&msg));
     }
-    let target = match connect(&opts, &args.pod).await {
+    let target = match connect(&opts, &pod).await {
         Ok(t) => t,
         Err(e) => return Ok(setup_error(&e.to_string())),
     };
@@ -64,6 +68,20 @@ pub async fn attach_with(
         return Ok(setup_error(&msg));
     }
     run_tui_with(target, args, lister, closest).await
+}
+
+/// The pod `args` names (`NAME`, `pod/NAME`).
+///
+/// # Errors
+/// No target, or a workload or selector target, with what to pass instead.
+fn pod_target(args: &AttachArgs) -> Result<String, String> {
+    match (&args.target, &args.selector) {
+        (Some(t), None) => super::cli::parse_pod(t),
+        (None, Some(_)) | (Some(_), Some(_)) => {
+            Err("podscope: a label selector names no single pod; pass a POD".to_owned())
+        }
+        (None, None) => Err("podscope: no pod named; pass a POD (podscope POD)".to_owned()),
+    }
 }
 
 /// The names in `target`'s namespace closest to its missing pod (one LIST of the namespace's

@@ -78,9 +78,18 @@ pub enum Command {
 /// Which pod, where, and how to show it.
 #[derive(Debug, Clone, Args)]
 pub struct AttachArgs {
-    /// The pod's name (`metadata.name`; `pod/NAME` accepted, as kubectl).
-    #[arg(value_name = "POD", value_parser = parse_pod)]
-    pub pod: String,
+    /// What to show: a pod (`NAME`, `pod/NAME`) or a workload as kubectl names it
+    /// (`deploy/NAME`, `sts/NAME`, `ds/NAME`, `rs/NAME`, `job/NAME`, `cronjob/NAME`); absent
+    /// (and no `--selector`) in a terminal, a picker of the namespace's pods.
+    #[arg(value_name = "TARGET")]
+    pub target: Option<String>,
+    /// Show the pods this label selector matches (kubectl's syntax: `app=web`,
+    /// `tier in (a,b)`, `!canary`), instead of a TARGET.
+    #[arg(short = 'l', long, value_name = "SELECTOR", conflicts_with = "target")]
+    pub selector: Option<String>,
+    /// The picker lists the pods of all namespaces (as `kubectl get pods -A`).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
     /// Namespace; defaults to the context's namespace, then `default` (as kubectl).
     #[arg(short, long)]
     pub namespace: Option<String>,
@@ -206,14 +215,15 @@ mod tests {
     fn pod_slash_name_is_accepted_as_kubectl_does() {
         for arg in ["web", "pod/web", "pods/web", "po/web"] {
             let cli = Cli::try_parse_from(["podscope", arg]).expect("parses");
-            assert_eq!(cli.attach.expect("attach").pod, "web");
+            let target = cli.attach.expect("attach").target.expect("a target");
+            assert_eq!(parse_pod(&target).as_deref(), Ok("web"));
             let cli = Cli::try_parse_from(["podscope", "exec", arg, "--", "true"]).expect("parses");
             let Some(Command::Exec(e)) = cli.command else {
                 panic!("expected exec")
             };
             assert_eq!(e.pod, "web");
         }
-        let err = Cli::try_parse_from(["podscope", "deployment/web"])
+        let err = Cli::try_parse_from(["podscope", "exec", "deployment/web", "--", "true"])
             .expect_err("not a pod")
             .to_string();
         assert!(err.contains("\"deployment\" is not supported"), "{err}");
@@ -224,7 +234,7 @@ mod tests {
         let cli = Cli::try_parse_from(["podscope", "web", "-n", "shop"]).expect("parses");
         assert!(cli.command.is_none());
         let a = cli.attach.expect("attach args");
-        assert_eq!(a.pod, "web");
+        assert_eq!(a.target.as_deref(), Some("web"));
         assert_eq!(a.namespace.as_deref(), Some("shop"));
     }
 

@@ -94,7 +94,9 @@ pub async fn run(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         }
     };
     let mut attach = AttachArgs {
-        pod: wanted,
+        target: Some(wanted),
+        selector: None,
+        all_namespaces: false,
         namespace: Some(namespace),
         context: None,
         kubeconfig: Some(sim.kubeconfig_path().to_path_buf()),

@@ -19,6 +19,7 @@ pub mod printer;
 pub mod probe;
 pub mod sanitize;
 pub mod signal;
+pub mod workload;
 
 pub use backoff::{Backoff, BackoffCurve, BackoffSource, Countdown};
 pub use event::EventSummary;
