@@ -25,6 +25,7 @@ mod scenario;
 pub mod spdy;
 pub mod stream;
 pub mod tls;
+pub mod traffic;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -167,6 +168,7 @@ pub struct Simulator {
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
     driver: Option<JoinHandle<()>>,
+    traffic: traffic::Traffic,
 }
 
 impl Simulator {
@@ -249,6 +251,7 @@ impl Simulator {
         };
         kubeconfig::write_text(&kubeconfig, &text)?;
         let (tx, rx) = oneshot::channel::<()>();
+        let traffic = traffic::Traffic::default();
         let access = api::auth::Access {
             token: token.clone(),
             deny: std::sync::Arc::new(cfg.deny.clone()),
@@ -259,7 +262,11 @@ impl Simulator {
                 access,
                 api::auth::check,
             ))
-            .layer(axum::middleware::from_fn(api::rejection::statusify));
+            .layer(axum::middleware::from_fn(api::rejection::statusify))
+            .layer(axum::middleware::from_fn_with_state(
+                traffic.clone(),
+                traffic::count,
+            ));
         let acceptor = serving.as_ref().map(|s| s.acceptor.clone());
         let task = tokio::spawn(tls::serve(listener, app, acceptor, rx));
         Ok(Simulator {
@@ -272,6 +279,7 @@ impl Simulator {
             shutdown: Some(tx),
             task: Some(task),
             driver: Some(driver),
+            traffic,
         })
     }
 
@@ -293,6 +301,11 @@ impl Simulator {
     /// The kubeconfig file pointing at this simulator.
     pub fn kubeconfig_path(&self) -> &Path {
         &self.kubeconfig
+    }
+
+    /// The requests and bytes this simulator has served so far ([`traffic`]).
+    pub fn traffic(&self) -> traffic::TrafficReading {
+        self.traffic.reading()
     }
 
     /// A handle to the served objects (create/update/delete pods, add events, logs, expire history).
