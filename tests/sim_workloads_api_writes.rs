@@ -132,6 +132,24 @@ async fn create_defaults_status_scale_and_conflicts() {
     assert_eq!(stored.spec.replicas, Some(4));
     assert_eq!(stored.metadata.generation, Some(2));
 
+    // Protobuf bodies (client-go's typed clients: `kubectl create deployment`) are not decoded.
+    let body = "k8s\u{0}";
+    let req = format!(
+        "POST /apis/apps/v1/namespaces/default/deployments HTTP/1.1\r\nhost: {}\r\nauthorization: Bearer {}\r\nconnection: close\r\ncontent-type: application/vnd.kubernetes.protobuf\r\ncontent-length: {}\r\n\r\n{body}",
+        common::sim::host(&sim),
+        sim.token().expect("token"),
+        body.len()
+    );
+    let answer = common::sim::send(&sim, req.as_bytes()).await;
+    assert!(
+        answer.starts_with("HTTP/1.1 415 Unsupported Media Type"),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("\"reason\":\"UnsupportedMediaType\""),
+        "{answer}"
+    );
+
     // A stale resourceVersion is a conflict.
     let mut stale = stored.clone();
     stale.metadata.resource_version = Some("1".into());
