@@ -17,6 +17,7 @@
 pub(crate) mod api;
 mod cli;
 mod clock;
+pub mod controllers;
 mod fixture;
 mod kubeconfig;
 pub mod kubelet;
