@@ -40,7 +40,7 @@ pub use api::patch::PatchKind;
 pub use api::select::Selector;
 pub use api::status::ApiError;
 pub use api::store::logbuf::{LOG_MAX_BYTES, LOG_MAX_LINES};
-pub use api::store::{Change, ChangeType, HISTORY_LIMIT, LogLine, Store};
+pub use api::store::{Change, ChangeType, HISTORY_LIMIT, LogLine, Propagation, Store};
 pub use api::watch::BOOKMARK_INTERVAL;
 pub use cli::{SimArgs, run_cli};
 pub use clock::SimClock;

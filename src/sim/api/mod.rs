@@ -18,6 +18,7 @@ pub(crate) mod patch;
 pub(crate) mod query;
 pub(crate) mod rejection;
 pub(crate) mod related;
+pub(crate) mod resource;
 pub(crate) mod routes;
 pub(crate) mod select;
 pub(crate) mod status;
