@@ -8,8 +8,10 @@
 //! the store's DELETED changes): fixture and scenario pods that name owners the simulator never
 //! had (a case's `ReplicaSet` or `Job`) are left alone, as they were loaded to be looked at.
 //!
-//! Orphan propagation (`kubectl delete --cascade=orphan`): the API removes the ownerReferences
-//! before the owner goes, so the dependents no longer name it and stay.
+//! Orphan propagation (`kubectl delete --cascade=orphan`): the API keeps the owner with
+//! `deletionTimestamp` and the `orphan` finalizer; the collector removes the ownerReference to
+//! it from every dependent, then the finalizer, and the store removes the owner. The
+//! dependents stay, owned by nothing.
 
 use std::collections::HashSet;
 
@@ -28,7 +30,7 @@ fn orphaned(meta: &ObjectMeta, existing: &HashSet<String>, gone: &HashSet<String
 
 /// The deletions (and finalizer releases) for the dependents of the `gone` owners.
 pub fn reconcile(snap: &Snapshot, gone: &HashSet<String>) -> Vec<Action> {
-    let mut actions = Vec::new();
+    let mut actions = orphan(snap);
     if gone.is_empty() {
         return actions;
     }
@@ -113,4 +115,39 @@ pub fn still_referenced(snap: &Snapshot, gone: &HashSet<String>) -> HashSet<Stri
         .filter(|r| gone.contains(&r.uid))
         .map(|r| r.uid.clone())
         .collect()
+}
+
+/// Every object of `snap` with its kind (`None` for pods).
+fn all_metas(snap: &Snapshot) -> Vec<(Option<Kind>, &ObjectMeta)> {
+    let mut v: Vec<(Option<Kind>, &ObjectMeta)> = snap.pods.iter().map(|o| (None, &o.metadata)).collect();
+    v.extend(snap.replica_sets.iter().map(|o| (Some(Kind::ReplicaSet), &o.metadata)));
+    v.extend(snap.deployments.iter().map(|o| (Some(Kind::Deployment), &o.metadata)));
+    v.extend(snap.stateful_sets.iter().map(|o| (Some(Kind::StatefulSet), &o.metadata)));
+    v.extend(snap.daemon_sets.iter().map(|o| (Some(Kind::DaemonSet), &o.metadata)));
+    v.extend(snap.jobs.iter().map(|o| (Some(Kind::Job), &o.metadata)));
+    v.extend(snap.cron_jobs.iter().map(|o| (Some(Kind::CronJob), &o.metadata)));
+    v
+}
+
+/// Owners being deleted with the `orphan` finalizer: release their dependents, then the finalizer.
+fn orphan(snap: &Snapshot) -> Vec<Action> {
+    let mut actions = Vec::new();
+    let metas = all_metas(snap);
+    for (kind, owner) in &metas {
+        let Some(kind) = kind else { continue };
+        let orphaning = owner.deletion_timestamp.is_some()
+            && owner.finalizers.iter().flatten().any(|f| f == "orphan");
+        if !orphaning {
+            continue;
+        }
+        let (namespace, name, uid) = ids(owner);
+        for (dkind, dep) in &metas {
+            if dep.owner_references.iter().flatten().any(|r| r.uid == uid) {
+                let (dns, dname, _) = ids(dep);
+                actions.push(Action::ReleaseDependent { kind: *dkind, namespace: dns, name: dname, owner_uid: uid.clone() });
+            }
+        }
+        actions.push(Action::RemoveFinalizer { kind: *kind, namespace, name, finalizer: "orphan".into() });
+    }
+    actions
 }

@@ -23,6 +23,8 @@ pub mod job;
 pub mod pods;
 pub mod replicaset;
 pub mod statefulset;
+#[cfg(test)]
+mod testing;
 
 use std::collections::BTreeMap;
 
@@ -220,6 +222,31 @@ pub enum Action {
         uid: String,
         /// e.g. `batch.kubernetes.io/job-tracking`.
         finalizer: String,
+    },
+    /// Remove `finalizer` from an object's `metadata.finalizers` (the garbage collector's
+    /// `orphan` once the dependents are released); the store removes an object whose deletion
+    /// was requested and whose last finalizer went.
+    RemoveFinalizer {
+        /// Which kind of object.
+        kind: Kind,
+        /// `metadata.namespace`.
+        namespace: String,
+        /// `metadata.name`.
+        name: String,
+        /// e.g. `orphan`.
+        finalizer: String,
+    },
+    /// Remove the `ownerReferences` entry naming `owner_uid` from a pod (`kind: None`) or an
+    /// object (orphaning it).
+    ReleaseDependent {
+        /// `None` for a pod, else the object's kind.
+        kind: Option<Kind>,
+        /// `metadata.namespace`.
+        namespace: String,
+        /// `metadata.name`.
+        name: String,
+        /// The owner's `metadata.uid`.
+        owner_uid: String,
     },
     /// Create this object (named, in its namespace).
     Create(Box<Workload>),
