@@ -25,8 +25,8 @@ use super::SimError;
 use jiff::SignedDuration;
 
 use super::api::admission;
-use super::api::object::{Object, Resource};
 use super::api::decode::{self, FieldValidation};
+use super::api::object::{Object, Resource};
 use super::api::status::ApiError;
 use super::api::store::Store;
 
@@ -146,8 +146,8 @@ pub fn parse_scenario_items(name: &str, text: &str) -> Result<Vec<ScenarioItem>,
         }
         let kind = value.get("kind").and_then(Value::as_str).unwrap_or("Pod");
         let Some(resource) = Resource::WORKLOADS.into_iter().find(|r| r.kind() == kind) else {
-            let (pod, _) = decode::decode_pod(value, FieldValidation::Strict)
-                .map_err(|e| bad(e.message))?;
+            let (pod, _) =
+                decode::decode_pod(value, FieldValidation::Strict).map_err(|e| bad(e.message))?;
             items.push(ScenarioItem::Pod(Box::new(pod)));
             continue;
         };
@@ -161,7 +161,9 @@ pub fn parse_scenario_items(name: &str, text: &str) -> Result<Vec<ScenarioItem>,
                 let secs = v
                     .as_str()
                     .and_then(|s| s.parse::<u32>().ok())
-                    .ok_or_else(|| bad(format!("{APPLY_AFTER}: want a number of seconds, got {v}")))?;
+                    .ok_or_else(|| {
+                        bad(format!("{APPLY_AFTER}: want a number of seconds, got {v}"))
+                    })?;
                 Some(SignedDuration::from_secs(i64::from(secs)))
             }
         };
@@ -184,11 +186,17 @@ pub fn start_scenario(store: &Store, items: Vec<ScenarioItem>) -> Result<Vec<Str
                     namespaces.push(p.metadata.namespace.unwrap_or_default());
                 }
             }
-            ScenarioItem::Object { object, after: None } => {
+            ScenarioItem::Object {
+                object,
+                after: None,
+            } => {
                 let created = store.create_object(object)?;
                 namespaces.push(created.namespace().to_string());
             }
-            ScenarioItem::Object { object, after: Some(d) } => {
+            ScenarioItem::Object {
+                object,
+                after: Some(d),
+            } => {
                 let at = start.checked_add(d).unwrap_or(start);
                 let store = store.clone();
                 tokio::spawn(async move {
@@ -213,8 +221,16 @@ pub fn start_scenario(store: &Store, items: Vec<ScenarioItem>) -> Result<Vec<Str
 /// `kubectl apply` of one workload: created when absent, else its spec replaced and labels and
 /// annotations merged. Errors: the store's.
 fn apply_object(store: &Store, new: Object) -> Result<Object, ApiError> {
-    let (res, ns, name) = (new.resource(), new.namespace().to_string(), new.name().to_string());
-    let ns = if ns.is_empty() { "default".to_string() } else { ns };
+    let (res, ns, name) = (
+        new.resource(),
+        new.namespace().to_string(),
+        new.name().to_string(),
+    );
+    let ns = if ns.is_empty() {
+        "default".to_string()
+    } else {
+        ns
+    };
     if store.object(res, &ns, &name).is_none() {
         return store.create_object(new);
     }
@@ -225,7 +241,9 @@ fn apply_object(store: &Store, new: Object) -> Result<Object, ApiError> {
         v["spec"] = spec;
         let mut merged = Object::from_json(res, v)?;
         let m = merged.meta_mut();
-        m.labels.get_or_insert_with(Default::default).extend(meta.labels.unwrap_or_default());
+        m.labels
+            .get_or_insert_with(Default::default)
+            .extend(meta.labels.unwrap_or_default());
         m.annotations
             .get_or_insert_with(Default::default)
             .extend(meta.annotations.unwrap_or_default());

@@ -158,7 +158,7 @@ fn reconcile_one(snap: &Snapshot, cj: &CronJob, now: Timestamp, out: &mut Outcom
         };
         let policy = spec.concurrency_policy.as_deref().unwrap_or("Allow");
         if let Some(t) = due.filter(|t| spec.suspend != Some(true) && !late(*t))
-            && !(policy == "Forbid" && !running.is_empty())
+            && (policy != "Forbid" || running.is_empty())
         {
             if policy == "Replace" {
                 for j in running.drain(..) {

@@ -126,7 +126,11 @@ pub(crate) fn snapshot(store: &Store, node: &str) -> Snapshot {
 
 /// One pass: snapshot, garbage collection, controllers, actions applied in order. Returns the
 /// earliest wake-up asked for.
-pub(crate) fn step(store: &Store, node: &str, gone: &mut HashSet<String>) -> Option<jiff::Timestamp> {
+pub(crate) fn step(
+    store: &Store,
+    node: &str,
+    gone: &mut HashSet<String>,
+) -> Option<jiff::Timestamp> {
     let snap = snapshot(store, node);
     let now = store.now();
     let mut actions = gc::reconcile(&snap, gone);
@@ -171,10 +175,18 @@ fn copy_status(to: &mut Object, from: &Workload) {
         return;
     }
     match (to, from) {
-        (Object::ReplicaSet(t), Workload::ReplicaSet(f)) => Arc::make_mut(t).status = f.status.clone(),
-        (Object::Deployment(t), Workload::Deployment(f)) => Arc::make_mut(t).status = f.status.clone(),
-        (Object::StatefulSet(t), Workload::StatefulSet(f)) => Arc::make_mut(t).status = f.status.clone(),
-        (Object::DaemonSet(t), Workload::DaemonSet(f)) => Arc::make_mut(t).status = f.status.clone(),
+        (Object::ReplicaSet(t), Workload::ReplicaSet(f)) => {
+            Arc::make_mut(t).status = f.status.clone()
+        }
+        (Object::Deployment(t), Workload::Deployment(f)) => {
+            Arc::make_mut(t).status = f.status.clone()
+        }
+        (Object::StatefulSet(t), Workload::StatefulSet(f)) => {
+            Arc::make_mut(t).status = f.status.clone()
+        }
+        (Object::DaemonSet(t), Workload::DaemonSet(f)) => {
+            Arc::make_mut(t).status = f.status.clone()
+        }
         (Object::Job(t), Workload::Job(f)) => Arc::make_mut(t).status = f.status.clone(),
         (Object::CronJob(t), Workload::CronJob(f)) => Arc::make_mut(t).status = f.status.clone(),
         _ => {}
@@ -197,15 +209,28 @@ fn same_pod(store: &Store, ns: &str, name: &str, uid: &str) -> bool {
 fn apply(store: &Store, action: Action) -> Result<(), ApiError> {
     match action {
         Action::CreatePod(pod) => {
-            let ns = pod.metadata.namespace.clone().unwrap_or_else(|| "default".into());
+            let ns = pod
+                .metadata
+                .namespace
+                .clone()
+                .unwrap_or_else(|| "default".into());
             admission::create_pod_and_run(store, &ns, *pod)?;
         }
-        Action::DeletePod { namespace, name, uid } => {
+        Action::DeletePod {
+            namespace,
+            name,
+            uid,
+        } => {
             if same_pod(store, &namespace, &name, &uid) {
                 delete_pod_gracefully(store, &namespace, &name, None)?;
             }
         }
-        Action::RemovePodFinalizer { namespace, name, uid, finalizer } => {
+        Action::RemovePodFinalizer {
+            namespace,
+            name,
+            uid,
+            finalizer,
+        } => {
             if !same_pod(store, &namespace, &name, &uid) {
                 return Ok(());
             }
@@ -219,7 +244,12 @@ fn apply(store: &Store, action: Action) -> Result<(), ApiError> {
                 store.delete_pod(&namespace, &name)?;
             }
         }
-        Action::RemoveFinalizer { kind, namespace, name, finalizer } => {
+        Action::RemoveFinalizer {
+            kind,
+            namespace,
+            name,
+            finalizer,
+        } => {
             store.update_object(resource(kind), &namespace, &name, |o| {
                 if let Some(f) = o.meta_mut().finalizers.as_mut() {
                     f.retain(|x| *x != finalizer);
@@ -227,7 +257,12 @@ fn apply(store: &Store, action: Action) -> Result<(), ApiError> {
                 Ok(())
             })?;
         }
-        Action::ReleaseDependent { kind, namespace, name, owner_uid } => {
+        Action::ReleaseDependent {
+            kind,
+            namespace,
+            name,
+            owner_uid,
+        } => {
             let res = kind.map_or(Resource::Pods, resource);
             store.update_object(res, &namespace, &name, |o| {
                 if let Some(refs) = o.meta_mut().owner_references.as_mut() {
@@ -239,7 +274,12 @@ fn apply(store: &Store, action: Action) -> Result<(), ApiError> {
         Action::Create(w) => {
             store.create_object(object(*w))?;
         }
-        Action::ScaleReplicaSet { namespace, name, replicas, annotations } => {
+        Action::ScaleReplicaSet {
+            namespace,
+            name,
+            replicas,
+            annotations,
+        } => {
             store.update_object(Resource::ReplicaSets, &namespace, &name, |o| {
                 if let Object::ReplicaSet(rs) = o {
                     Arc::make_mut(rs).spec.replicas = Some(replicas);
@@ -248,7 +288,12 @@ fn apply(store: &Store, action: Action) -> Result<(), ApiError> {
                 Ok(())
             })?;
         }
-        Action::Annotate { kind, namespace, name, annotations } => {
+        Action::Annotate {
+            kind,
+            namespace,
+            name,
+            annotations,
+        } => {
             store.update_object(resource(kind), &namespace, &name, |o| {
                 merge_annotations(o, &annotations);
                 Ok(())
@@ -263,7 +308,11 @@ fn apply(store: &Store, action: Action) -> Result<(), ApiError> {
                 Ok(())
             })?;
         }
-        Action::Delete { kind, namespace, name } => {
+        Action::Delete {
+            kind,
+            namespace,
+            name,
+        } => {
             store.delete_object(resource(kind), &namespace, &name)?;
         }
         Action::Event(ev) => {

@@ -119,13 +119,34 @@ pub fn still_referenced(snap: &Snapshot, gone: &HashSet<String>) -> HashSet<Stri
 
 /// Every object of `snap` with its kind (`None` for pods).
 fn all_metas(snap: &Snapshot) -> Vec<(Option<Kind>, &ObjectMeta)> {
-    let mut v: Vec<(Option<Kind>, &ObjectMeta)> = snap.pods.iter().map(|o| (None, &o.metadata)).collect();
-    v.extend(snap.replica_sets.iter().map(|o| (Some(Kind::ReplicaSet), &o.metadata)));
-    v.extend(snap.deployments.iter().map(|o| (Some(Kind::Deployment), &o.metadata)));
-    v.extend(snap.stateful_sets.iter().map(|o| (Some(Kind::StatefulSet), &o.metadata)));
-    v.extend(snap.daemon_sets.iter().map(|o| (Some(Kind::DaemonSet), &o.metadata)));
+    let mut v: Vec<(Option<Kind>, &ObjectMeta)> =
+        snap.pods.iter().map(|o| (None, &o.metadata)).collect();
+    v.extend(
+        snap.replica_sets
+            .iter()
+            .map(|o| (Some(Kind::ReplicaSet), &o.metadata)),
+    );
+    v.extend(
+        snap.deployments
+            .iter()
+            .map(|o| (Some(Kind::Deployment), &o.metadata)),
+    );
+    v.extend(
+        snap.stateful_sets
+            .iter()
+            .map(|o| (Some(Kind::StatefulSet), &o.metadata)),
+    );
+    v.extend(
+        snap.daemon_sets
+            .iter()
+            .map(|o| (Some(Kind::DaemonSet), &o.metadata)),
+    );
     v.extend(snap.jobs.iter().map(|o| (Some(Kind::Job), &o.metadata)));
-    v.extend(snap.cron_jobs.iter().map(|o| (Some(Kind::CronJob), &o.metadata)));
+    v.extend(
+        snap.cron_jobs
+            .iter()
+            .map(|o| (Some(Kind::CronJob), &o.metadata)),
+    );
     v
 }
 
@@ -144,10 +165,20 @@ fn orphan(snap: &Snapshot) -> Vec<Action> {
         for (dkind, dep) in &metas {
             if dep.owner_references.iter().flatten().any(|r| r.uid == uid) {
                 let (dns, dname, _) = ids(dep);
-                actions.push(Action::ReleaseDependent { kind: *dkind, namespace: dns, name: dname, owner_uid: uid.clone() });
+                actions.push(Action::ReleaseDependent {
+                    kind: *dkind,
+                    namespace: dns,
+                    name: dname,
+                    owner_uid: uid.clone(),
+                });
             }
         }
-        actions.push(Action::RemoveFinalizer { kind: *kind, namespace, name, finalizer: "orphan".into() });
+        actions.push(Action::RemoveFinalizer {
+            kind: *kind,
+            namespace,
+            name,
+            finalizer: "orphan".into(),
+        });
     }
     actions
 }

@@ -46,12 +46,12 @@ pub fn template_hash(template: &PodTemplateSpec, collision_count: Option<i32>) -
 pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
     let strip = |t: &PodTemplateSpec| {
         let mut t = t.clone();
-        if let Some(m) = t.metadata.as_mut() {
-            if let Some(l) = m.labels.as_mut() {
-                l.remove(POD_TEMPLATE_HASH);
-                if l.is_empty() {
-                    m.labels = None;
-                }
+        if let Some(m) = t.metadata.as_mut()
+            && let Some(l) = m.labels.as_mut()
+        {
+            l.remove(POD_TEMPLATE_HASH);
+            if l.is_empty() {
+                m.labels = None;
             }
         }
         t

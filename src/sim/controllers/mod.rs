@@ -25,6 +25,8 @@ pub mod replicaset;
 pub mod statefulset;
 #[cfg(test)]
 mod testing;
+#[cfg(test)]
+mod workload_tests;
 
 use std::collections::BTreeMap;
 
@@ -156,6 +158,10 @@ impl Kind {
 /// A whole object of one of the [`Kind`]s (what [`Action::Create`] stores and
 /// [`Action::Status`] takes the `status` of).
 #[derive(Debug, Clone, PartialEq)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "short-lived values, one per action"
+)]
 pub enum Workload {
     /// A ReplicaSet.
     ReplicaSet(ReplicaSet),

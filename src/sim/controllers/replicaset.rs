@@ -135,7 +135,7 @@ fn status(
         replicas: active.len() as i32,
         fully_labeled_replicas: Some(fully as i32),
         ready_replicas: Some(ready as i32),
-        available_replicas: Some(available as i32),
+        available_replicas: Some(available),
         observed_generation: rs.metadata.generation,
         conditions: old.conditions,
         terminating_replicas: old.terminating_replicas,

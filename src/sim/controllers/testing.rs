@@ -3,8 +3,7 @@
 
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::core::v1::{
-    ContainerState, ContainerStateTerminated, ContainerStatus, Event, Pod, PodCondition,
-    PodStatus,
+    ContainerState, ContainerStateTerminated, ContainerStatus, Event, Pod, PodCondition, PodStatus,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
@@ -49,17 +48,45 @@ pub(crate) fn kubelet_status(pod: &Pod, now: Timestamp) -> PodStatus {
         ..ContainerStatus::default()
     };
     match tag {
-        "pending" => PodStatus { phase: Some("Pending".into()), ..PodStatus::default() },
-        "bad" => PodStatus { phase: Some("Running".into()), conditions: Some(vec![ready("False")]), ..PodStatus::default() },
-        "fail" => PodStatus { phase: Some("Failed".into()), container_statuses: Some(vec![terminated(1)]), ..PodStatus::default() },
-        "done" => PodStatus { phase: Some("Succeeded".into()), container_statuses: Some(vec![terminated(0)]), ..PodStatus::default() },
-        _ => PodStatus { phase: Some("Running".into()), conditions: Some(vec![ready("True")]), ..PodStatus::default() },
+        "pending" => PodStatus {
+            phase: Some("Pending".into()),
+            ..PodStatus::default()
+        },
+        "bad" => PodStatus {
+            phase: Some("Running".into()),
+            conditions: Some(vec![ready("False")]),
+            ..PodStatus::default()
+        },
+        "fail" => PodStatus {
+            phase: Some("Failed".into()),
+            container_statuses: Some(vec![terminated(1)]),
+            ..PodStatus::default()
+        },
+        "done" => PodStatus {
+            phase: Some("Succeeded".into()),
+            container_statuses: Some(vec![terminated(0)]),
+            ..PodStatus::default()
+        },
+        _ => PodStatus {
+            phase: Some("Running".into()),
+            conditions: Some(vec![ready("True")]),
+            ..PodStatus::default()
+        },
     }
 }
 
 impl Fake {
     pub fn new(now: Timestamp) -> Self {
-        Fake { snap: Snapshot { node: "sim-node-1".into(), ..Snapshot::default() }, now, events: Vec::new(), gone: Default::default(), next: 0 }
+        Fake {
+            snap: Snapshot {
+                node: "sim-node-1".into(),
+                ..Snapshot::default()
+            },
+            now,
+            events: Vec::new(),
+            gone: Default::default(),
+            next: 0,
+        }
     }
 
     fn uid(&mut self) -> String {
@@ -78,24 +105,76 @@ impl Fake {
             m.generation.get_or_insert(1);
         };
         match w {
-            Workload::ReplicaSet(mut o) => { stamp(&mut o.metadata); self.snap.replica_sets.push(o) }
-            Workload::Deployment(mut o) => { stamp(&mut o.metadata); self.snap.deployments.push(o) }
-            Workload::StatefulSet(mut o) => { stamp(&mut o.metadata); self.snap.stateful_sets.push(o) }
-            Workload::DaemonSet(mut o) => { stamp(&mut o.metadata); self.snap.daemon_sets.push(o) }
-            Workload::Job(mut o) => { stamp(&mut o.metadata); self.snap.jobs.push(o) }
-            Workload::CronJob(mut o) => { stamp(&mut o.metadata); self.snap.cron_jobs.push(o) }
+            Workload::ReplicaSet(mut o) => {
+                stamp(&mut o.metadata);
+                self.snap.replica_sets.push(o)
+            }
+            Workload::Deployment(mut o) => {
+                stamp(&mut o.metadata);
+                self.snap.deployments.push(o)
+            }
+            Workload::StatefulSet(mut o) => {
+                stamp(&mut o.metadata);
+                self.snap.stateful_sets.push(o)
+            }
+            Workload::DaemonSet(mut o) => {
+                stamp(&mut o.metadata);
+                self.snap.daemon_sets.push(o)
+            }
+            Workload::Job(mut o) => {
+                stamp(&mut o.metadata);
+                self.snap.jobs.push(o)
+            }
+            Workload::CronJob(mut o) => {
+                stamp(&mut o.metadata);
+                self.snap.cron_jobs.push(o)
+            }
         }
     }
 
-    fn meta_mut(&mut self, kind: Kind, name: &str) -> Option<&mut k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta> {
+    fn meta_mut(
+        &mut self,
+        kind: Kind,
+        name: &str,
+    ) -> Option<&mut k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta> {
         let n = Some(name.to_string());
         match kind {
-            Kind::ReplicaSet => self.snap.replica_sets.iter_mut().find(|o| o.metadata.name == n).map(|o| &mut o.metadata),
-            Kind::Deployment => self.snap.deployments.iter_mut().find(|o| o.metadata.name == n).map(|o| &mut o.metadata),
-            Kind::StatefulSet => self.snap.stateful_sets.iter_mut().find(|o| o.metadata.name == n).map(|o| &mut o.metadata),
-            Kind::DaemonSet => self.snap.daemon_sets.iter_mut().find(|o| o.metadata.name == n).map(|o| &mut o.metadata),
-            Kind::Job => self.snap.jobs.iter_mut().find(|o| o.metadata.name == n).map(|o| &mut o.metadata),
-            Kind::CronJob => self.snap.cron_jobs.iter_mut().find(|o| o.metadata.name == n).map(|o| &mut o.metadata),
+            Kind::ReplicaSet => self
+                .snap
+                .replica_sets
+                .iter_mut()
+                .find(|o| o.metadata.name == n)
+                .map(|o| &mut o.metadata),
+            Kind::Deployment => self
+                .snap
+                .deployments
+                .iter_mut()
+                .find(|o| o.metadata.name == n)
+                .map(|o| &mut o.metadata),
+            Kind::StatefulSet => self
+                .snap
+                .stateful_sets
+                .iter_mut()
+                .find(|o| o.metadata.name == n)
+                .map(|o| &mut o.metadata),
+            Kind::DaemonSet => self
+                .snap
+                .daemon_sets
+                .iter_mut()
+                .find(|o| o.metadata.name == n)
+                .map(|o| &mut o.metadata),
+            Kind::Job => self
+                .snap
+                .jobs
+                .iter_mut()
+                .find(|o| o.metadata.name == n)
+                .map(|o| &mut o.metadata),
+            Kind::CronJob => self
+                .snap
+                .cron_jobs
+                .iter_mut()
+                .find(|o| o.metadata.name == n)
+                .map(|o| &mut o.metadata),
         }
     }
 
@@ -116,14 +195,21 @@ impl Fake {
 
     /// Removes a pod at once (a force delete).
     pub fn remove_pod(&mut self, name: &str) {
-        self.snap.pods.retain(|p| p.metadata.name.as_deref() != Some(name));
+        self.snap
+            .pods
+            .retain(|p| p.metadata.name.as_deref() != Some(name));
     }
 
     /// Applies one action as the store would (deletes are immediate unless a finalizer holds).
     pub fn apply(&mut self, a: Action) {
         match a {
             Action::CreatePod(mut pod) => {
-                if self.snap.pods.iter().any(|p| p.metadata.name == pod.metadata.name) {
+                if self
+                    .snap
+                    .pods
+                    .iter()
+                    .any(|p| p.metadata.name == pod.metadata.name)
+                {
                     return;
                 }
                 pod.metadata.uid = Some(self.uid());
@@ -133,67 +219,188 @@ impl Fake {
             }
             Action::DeletePod { name, uid, .. } => {
                 let now = self.now;
-                for p in self.snap.pods.iter_mut().filter(|p| p.metadata.uid.as_deref() == Some(uid.as_str())) {
+                for p in self
+                    .snap
+                    .pods
+                    .iter_mut()
+                    .filter(|p| p.metadata.uid.as_deref() == Some(uid.as_str()))
+                {
                     p.metadata.deletion_timestamp = Some(Time(now));
                 }
-                self.snap.pods.retain(|p| p.metadata.name.as_deref() != Some(name.as_str()) || p.metadata.finalizers.as_ref().is_some_and(|f| !f.is_empty()));
+                self.snap.pods.retain(|p| {
+                    p.metadata.name.as_deref() != Some(name.as_str())
+                        || p.metadata
+                            .finalizers
+                            .as_ref()
+                            .is_some_and(|f| !f.is_empty())
+                });
             }
             Action::RemovePodFinalizer { uid, finalizer, .. } => {
-                for p in self.snap.pods.iter_mut().filter(|p| p.metadata.uid.as_deref() == Some(uid.as_str())) {
+                for p in self
+                    .snap
+                    .pods
+                    .iter_mut()
+                    .filter(|p| p.metadata.uid.as_deref() == Some(uid.as_str()))
+                {
                     if let Some(f) = p.metadata.finalizers.as_mut() {
                         f.retain(|x| *x != finalizer);
                     }
                 }
-                self.snap.pods.retain(|p| p.metadata.deletion_timestamp.is_none() || p.metadata.finalizers.as_ref().is_some_and(|f| !f.is_empty()));
+                self.snap.pods.retain(|p| {
+                    p.metadata.deletion_timestamp.is_none()
+                        || p.metadata
+                            .finalizers
+                            .as_ref()
+                            .is_some_and(|f| !f.is_empty())
+                });
             }
-            Action::RemoveFinalizer { kind, name, finalizer, .. } => {
+            Action::RemoveFinalizer {
+                kind,
+                name,
+                finalizer,
+                ..
+            } => {
                 if let Some(m) = self.meta_mut(kind, &name)
                     && let Some(f) = m.finalizers.as_mut()
                 {
                     f.retain(|x| *x != finalizer);
                 }
             }
-            Action::ReleaseDependent { kind: None, name, owner_uid, .. } => {
-                for p in self.snap.pods.iter_mut().filter(|p| p.metadata.name.as_deref() == Some(name.as_str())) {
+            Action::ReleaseDependent {
+                kind: None,
+                name,
+                owner_uid,
+                ..
+            } => {
+                for p in self
+                    .snap
+                    .pods
+                    .iter_mut()
+                    .filter(|p| p.metadata.name.as_deref() == Some(name.as_str()))
+                {
                     if let Some(r) = p.metadata.owner_references.as_mut() {
                         r.retain(|r| r.uid != owner_uid);
                     }
                 }
             }
-            Action::ReleaseDependent { kind: Some(kind), name, owner_uid, .. } => {
-                if let Some(r) = self.meta_mut(kind, &name).and_then(|m| m.owner_references.as_mut()) {
+            Action::ReleaseDependent {
+                kind: Some(kind),
+                name,
+                owner_uid,
+                ..
+            } => {
+                if let Some(r) = self
+                    .meta_mut(kind, &name)
+                    .and_then(|m| m.owner_references.as_mut())
+                {
                     r.retain(|r| r.uid != owner_uid);
                 }
             }
             Action::Create(w) => {
-                if self.snap.replica_sets.iter().any(|o| Some(&o.metadata.name) == Some(&w.meta().name)) && w.kind() == Kind::ReplicaSet {
+                if self
+                    .snap
+                    .replica_sets
+                    .iter()
+                    .any(|o| Some(&o.metadata.name) == Some(&w.meta().name))
+                    && w.kind() == Kind::ReplicaSet
+                {
                     return;
                 }
                 self.add(*w)
             }
-            Action::ScaleReplicaSet { name, replicas, annotations, .. } => {
-                if let Some(rs) = self.snap.replica_sets.iter_mut().find(|o| o.metadata.name.as_deref() == Some(name.as_str())) {
+            Action::ScaleReplicaSet {
+                name,
+                replicas,
+                annotations,
+                ..
+            } => {
+                if let Some(rs) = self
+                    .snap
+                    .replica_sets
+                    .iter_mut()
+                    .find(|o| o.metadata.name.as_deref() == Some(name.as_str()))
+                {
                     if rs.spec.replicas != Some(replicas) {
                         rs.spec.replicas = Some(replicas);
                         rs.metadata.generation = Some(rs.metadata.generation.unwrap_or(1) + 1);
                     }
-                    rs.metadata.annotations.get_or_insert_with(Default::default).extend(annotations);
+                    rs.metadata
+                        .annotations
+                        .get_or_insert_with(Default::default)
+                        .extend(annotations);
                 }
             }
-            Action::Annotate { kind, name, annotations, .. } => {
+            Action::Annotate {
+                kind,
+                name,
+                annotations,
+                ..
+            } => {
                 if let Some(m) = self.meta_mut(kind, &name) {
-                    m.annotations.get_or_insert_with(Default::default).extend(annotations);
+                    m.annotations
+                        .get_or_insert_with(Default::default)
+                        .extend(annotations);
                 }
             }
             Action::Status(w) => {
                 let name = w.meta().name.clone();
                 match *w {
-                    Workload::ReplicaSet(o) => { if let Some(x) = self.snap.replica_sets.iter_mut().find(|x| x.metadata.name == name) { x.status = o.status } }
-                    Workload::Deployment(o) => { if let Some(x) = self.snap.deployments.iter_mut().find(|x| x.metadata.name == name) { x.status = o.status } }
-                    Workload::StatefulSet(o) => { if let Some(x) = self.snap.stateful_sets.iter_mut().find(|x| x.metadata.name == name) { x.status = o.status } }
-                    Workload::DaemonSet(o) => { if let Some(x) = self.snap.daemon_sets.iter_mut().find(|x| x.metadata.name == name) { x.status = o.status } }
-                    Workload::Job(o) => { if let Some(x) = self.snap.jobs.iter_mut().find(|x| x.metadata.name == name) { x.status = o.status } }
-                    Workload::CronJob(o) => { if let Some(x) = self.snap.cron_jobs.iter_mut().find(|x| x.metadata.name == name) { x.status = o.status } }
+                    Workload::ReplicaSet(o) => {
+                        if let Some(x) = self
+                            .snap
+                            .replica_sets
+                            .iter_mut()
+                            .find(|x| x.metadata.name == name)
+                        {
+                            x.status = o.status
+                        }
+                    }
+                    Workload::Deployment(o) => {
+                        if let Some(x) = self
+                            .snap
+                            .deployments
+                            .iter_mut()
+                            .find(|x| x.metadata.name == name)
+                        {
+                            x.status = o.status
+                        }
+                    }
+                    Workload::StatefulSet(o) => {
+                        if let Some(x) = self
+                            .snap
+                            .stateful_sets
+                            .iter_mut()
+                            .find(|x| x.metadata.name == name)
+                        {
+                            x.status = o.status
+                        }
+                    }
+                    Workload::DaemonSet(o) => {
+                        if let Some(x) = self
+                            .snap
+                            .daemon_sets
+                            .iter_mut()
+                            .find(|x| x.metadata.name == name)
+                        {
+                            x.status = o.status
+                        }
+                    }
+                    Workload::Job(o) => {
+                        if let Some(x) = self.snap.jobs.iter_mut().find(|x| x.metadata.name == name)
+                        {
+                            x.status = o.status
+                        }
+                    }
+                    Workload::CronJob(o) => {
+                        if let Some(x) = self
+                            .snap
+                            .cron_jobs
+                            .iter_mut()
+                            .find(|x| x.metadata.name == name)
+                        {
+                            x.status = o.status
+                        }
+                    }
                 }
             }
             Action::Delete { kind, name, .. } => self.delete(kind, &name),
@@ -207,7 +414,10 @@ impl Fake {
         let mut actions = gc::reconcile(&self.snap, &self.gone);
         let out = reconcile_all(&self.snap, self.now);
         actions.extend(out.actions);
-        let n = actions.iter().filter(|a| !matches!(a, Action::Event(_))).count();
+        let n = actions
+            .iter()
+            .filter(|a| !matches!(a, Action::Event(_)))
+            .count();
         for a in actions {
             self.apply(a);
         }
@@ -227,17 +437,36 @@ impl Fake {
 
     /// Moves the clock by `secs` seconds.
     pub fn advance(&mut self, secs: i64) {
-        self.now = self.now.checked_add(SignedDuration::from_secs(secs)).expect("time");
+        self.now = self
+            .now
+            .checked_add(SignedDuration::from_secs(secs))
+            .expect("time");
     }
 
     /// The reasons and messages of the events recorded so far, in order.
     pub fn event_texts(&self) -> Vec<String> {
-        self.events.iter().map(|e| format!("{}: {}", e.reason.clone().unwrap_or_default(), e.message.clone().unwrap_or_default())).collect()
+        self.events
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}: {}",
+                    e.reason.clone().unwrap_or_default(),
+                    e.message.clone().unwrap_or_default()
+                )
+            })
+            .collect()
     }
 
     /// Names of the pods (not terminating) whose controller has `uid`-owner `owner`'s name prefix.
     pub fn pod_names(&self, prefix: &str) -> Vec<String> {
-        let mut v: Vec<String> = self.snap.pods.iter().filter(|p| p.metadata.deletion_timestamp.is_none()).filter_map(|p| p.metadata.name.clone()).filter(|n| n.starts_with(prefix)).collect();
+        let mut v: Vec<String> = self
+            .snap
+            .pods
+            .iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .filter_map(|p| p.metadata.name.clone())
+            .filter(|n| n.starts_with(prefix))
+            .collect();
         v.sort();
         v
     }

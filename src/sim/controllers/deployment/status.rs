@@ -257,10 +257,7 @@ fn rollout_status(
             list.retain(|x| x.type_.as_deref() != Some(PROGRESSING));
         }
         set_cond(st, c);
-        if let Some(at) = now
-            .checked_add(SignedDuration::from_secs(i64::from(deadline)))
-            .ok()
-        {
+        if let Ok(at) = now.checked_add(SignedDuration::from_secs(i64::from(deadline))) {
             out.wake_at(at);
         }
     } else if let Some(c) = cur.as_ref() {

@@ -34,14 +34,44 @@ fn creates_named_owned_pods_and_reports_them() {
         assert!(suffix.bytes().all(|b| NAME_ALPHABET.contains(&b)), "{name}");
         assert_eq!(p.metadata.generate_name.as_deref(), Some("web-abc-"));
         let owner = &p.metadata.owner_references.as_ref().expect("owned")[0];
-        assert_eq!((owner.api_version.as_str(), owner.kind.as_str(), owner.name.as_str()), ("apps/v1", "ReplicaSet", "web-abc"));
-        assert_eq!((owner.controller, owner.block_owner_deletion), (Some(true), Some(true)));
-        assert_eq!(p.metadata.labels.as_ref().and_then(|l| l.get("app")).map(String::as_str), Some("web"));
+        assert_eq!(
+            (
+                owner.api_version.as_str(),
+                owner.kind.as_str(),
+                owner.name.as_str()
+            ),
+            ("apps/v1", "ReplicaSet", "web-abc")
+        );
+        assert_eq!(
+            (owner.controller, owner.block_owner_deletion),
+            (Some(true), Some(true))
+        );
+        assert_eq!(
+            p.metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get("app"))
+                .map(String::as_str),
+            Some("web")
+        );
     }
-    let created: Vec<String> = f.event_texts().into_iter().filter(|e| e.starts_with("SuccessfulCreate: Created pod: web-abc-")).collect();
+    let created: Vec<String> = f
+        .event_texts()
+        .into_iter()
+        .filter(|e| e.starts_with("SuccessfulCreate: Created pod: web-abc-"))
+        .collect();
     assert_eq!(created.len(), 3);
     let st = f.snap.replica_sets[0].status.clone().expect("status");
-    assert_eq!((st.replicas, st.fully_labeled_replicas, st.ready_replicas, st.available_replicas, st.observed_generation), (3, Some(3), Some(3), Some(3), Some(1)));
+    assert_eq!(
+        (
+            st.replicas,
+            st.fully_labeled_replicas,
+            st.ready_replicas,
+            st.available_replicas,
+            st.observed_generation
+        ),
+        (3, Some(3), Some(3), Some(3), Some(1))
+    );
 }
 
 #[test]
@@ -68,15 +98,21 @@ fn surplus_goes_not_ready_first() {
     let mut extra = f.snap.pods[0].clone();
     extra.metadata.name = Some("web-abc-zzzzz".into());
     extra.metadata.uid = Some("uid-extra".into());
-    extra.status = Some(crate::sim::controllers::testing::kubelet_status(&{
-        let mut p = extra.clone();
-        p.spec.as_mut().expect("spec").containers[0].image = Some("hello:bad".into());
-        p
-    }, t0()));
+    extra.status = Some(crate::sim::controllers::testing::kubelet_status(
+        &{
+            let mut p = extra.clone();
+            p.spec.as_mut().expect("spec").containers[0].image = Some("hello:bad".into());
+            p
+        },
+        t0(),
+    ));
     f.snap.pods.push(extra);
     f.settle();
     assert_eq!(f.pod_names("web-abc-"), healthy);
-    assert!(f.event_texts().contains(&"SuccessfulDelete: Deleted pod: web-abc-zzzzz".to_string()));
+    assert!(
+        f.event_texts()
+            .contains(&"SuccessfulDelete: Deleted pod: web-abc-zzzzz".to_string())
+    );
 }
 
 #[test]
@@ -85,11 +121,26 @@ fn min_ready_seconds_delays_availability_and_asks_for_a_wakeup() {
     f.add(rs("web-abc", 1, "hello:1.0", Some(10)));
     let wake = f.settle();
     let st = f.snap.replica_sets[0].status.clone().expect("status");
-    assert_eq!((st.ready_replicas, st.available_replicas), (Some(1), Some(0)));
-    assert_eq!(wake, Some(t0().checked_add(jiff::SignedDuration::from_secs(10)).expect("t")));
+    assert_eq!(
+        (st.ready_replicas, st.available_replicas),
+        (Some(1), Some(0))
+    );
+    assert_eq!(
+        wake,
+        Some(
+            t0().checked_add(jiff::SignedDuration::from_secs(10))
+                .expect("t")
+        )
+    );
     f.advance(10);
     f.settle();
-    assert_eq!(f.snap.replica_sets[0].status.as_ref().and_then(|s| s.available_replicas), Some(1));
+    assert_eq!(
+        f.snap.replica_sets[0]
+            .status
+            .as_ref()
+            .and_then(|s| s.available_replicas),
+        Some(1)
+    );
 }
 
 #[test]
@@ -102,5 +153,11 @@ fn pods_of_others_are_not_adopted() {
     f.add(rs("web-abc", 1, "hello:1.0", None));
     f.settle();
     assert_eq!(f.pod_names("web-abc-").len(), 1);
-    assert!(f.snap.pods.iter().any(|p| p.metadata.name.as_deref() == Some("web-stray") && p.metadata.owner_references.is_none()));
+    assert!(
+        f.snap
+            .pods
+            .iter()
+            .any(|p| p.metadata.name.as_deref() == Some("web-stray")
+                && p.metadata.owner_references.is_none())
+    );
 }
