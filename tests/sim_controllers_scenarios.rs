@@ -12,7 +12,7 @@ use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::Pod;
-use podscope::sim::{Object, Resource, SimClock, SimConfig, Simulator, Store};
+use podscope::sim::{Object, Propagation, Resource, SimClock, SimConfig, Simulator, Store};
 
 use common::sim::waiting_reason;
 use common::wait::wait_until;
@@ -124,6 +124,20 @@ async fn the_stuck_rollout_exceeds_its_progress_deadline() {
     })
     .await;
     assert!(crashing, "the new pod is not in CrashLoopBackOff");
+
+    // Deleting the Deployment (background propagation) takes its ReplicaSets and pods along.
+    store
+        .delete_object(Resource::Deployments, "default", "web")
+        .expect("deleted");
+    let collected = wait_until(Duration::from_secs(60), || {
+        replica_sets(&store).is_empty() && pods(&store, "web-").is_empty()
+    })
+    .await;
+    assert!(
+        collected,
+        "ReplicaSets or pods left: {}",
+        replica_sets(&store).len()
+    );
 }
 
 #[tokio::test]
@@ -173,6 +187,25 @@ async fn statefulset_pods_are_ordered_and_come_back_under_their_names() {
     let s: &StatefulSet = &s;
     let st = s.status.clone().expect("status");
     assert_eq!((st.replicas, st.current_revision.is_some()), (3, true));
+
+    // `--cascade=orphan`: the StatefulSet goes, its pods stay, owned by nothing.
+    store
+        .delete_object_with(Resource::StatefulSets, "default", "db", Propagation::Orphan)
+        .expect("deleted");
+    let orphaned = wait_until(Duration::from_secs(30), || {
+        store
+            .object(Resource::StatefulSets, "default", "db")
+            .is_none()
+            && pods(&store, "db-").iter().all(|p| {
+                p.metadata
+                    .owner_references
+                    .as_ref()
+                    .is_none_or(Vec::is_empty)
+            })
+    })
+    .await;
+    assert!(orphaned, "the StatefulSet or its ownerReferences remain");
+    assert_eq!(names(&store), ["db-0", "db-1", "db-2"]);
 }
 
 #[tokio::test]
