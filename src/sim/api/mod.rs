@@ -11,6 +11,7 @@ pub(crate) mod admission;
 pub(crate) mod auth;
 pub(crate) mod decode;
 pub(crate) mod ephemeral;
+pub(crate) mod label_selector;
 pub(crate) mod logs;
 pub(crate) mod object;
 pub(crate) mod openapi;
@@ -25,6 +26,7 @@ pub(crate) mod status;
 pub(crate) mod store;
 pub(crate) mod table;
 pub(crate) mod watch;
+pub(crate) mod workloads;
 pub(crate) mod writes;
 
 use k8s_openapi::api::core::v1::Pod;

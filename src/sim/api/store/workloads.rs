@@ -14,6 +14,7 @@ use super::history::{Change, ChangeType};
 use super::{State, Store};
 use crate::sim::api::object::{Object, Resource};
 use crate::sim::api::status::ApiError;
+use crate::sim::api::workloads::defaults;
 
 /// The alphabet of `generateName` suffixes (`k8s.io/apimachinery/pkg/util/rand`): no vowels,
 /// no look-alike digits.
@@ -96,7 +97,8 @@ impl Store {
     /// for the workloads: namespace defaults to `default`; an empty name with
     /// `metadata.generateName` becomes that prefix plus five random characters; the server
     /// sets `uid`, `creationTimestamp` (the store's clock), `generation: 1` and
-    /// `resourceVersion`, and clears `deletionTimestamp`. Errors: 400 when there is no name,
+    /// `resourceVersion`, clears `deletionTimestamp`, and applies the API server's defaults
+    /// and a Job's generated selector (`workloads::defaults`). Errors: 400 when there is no name,
     /// 409 AlreadyExists (`deployments.apps "web" already exists`).
     pub fn create_object(&self, mut obj: Object) -> Result<Object, ApiError> {
         match obj {
@@ -130,6 +132,8 @@ impl Store {
         meta.generation = Some(1);
         meta.deletion_timestamp = None;
         meta.deletion_grace_period_seconds = None;
+        defaults::apply(&mut obj);
+        defaults::on_create(&mut obj);
         let mut st = self.lock();
         let key = (ns, name.clone());
         if st.workloads.get(&res).is_some_and(|m| m.contains_key(&key)) {
