@@ -4,7 +4,8 @@
 //! `rollout restart` replaces every pod by pods of a new ReplicaSet; `rollout history` lists
 //! the revisions; `rollout undo` returns to the previous template's ReplicaSet; `scale
 //! --replicas=0` leaves no pod; a StatefulSet's deleted pod comes back under the same name; a
-//! Job with `backoffLimit: 2` ends `BackoffLimitExceeded`. The simulated clock runs 10× faster
+//! Job with `backoffLimit: 2` ends `BackoffLimitExceeded`; `set image` rolls; a DaemonSet runs
+//! one pod pinned to the simulator's node; a CronJob `* * * * *` makes a Job that completes. The simulated clock runs 10× faster
 //! (grace periods, back-offs); every wait has a deadline.
 
 mod common;
@@ -78,6 +79,41 @@ spec:
         image: ghcr.io/example/hello:1.0
         env:
         - {name: PORT, value: abc}
+";
+
+const DAEMONSET: &str = "apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+spec:
+  selector:
+    matchLabels: {app: agent}
+  template:
+    metadata:
+      labels: {app: agent}
+    spec:
+      containers:
+      - name: hello
+        image: ghcr.io/example/hello:1.0
+";
+
+const CRONJOB: &str = "apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: report
+spec:
+  schedule: \"* * * * *\"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+          - name: report
+            image: registry.example/report:1.0
+            env:
+            - {name: SIM_EXIT_CODE, value: \"0\"}
+            - {name: SIM_EXIT_AFTER, value: \"1\"}
 ";
 
 /// kubectl `bin` against one simulator, with its own cache dir.
@@ -286,6 +322,24 @@ async fn exercise(bin: PathBuf, version: String) {
         .collect();
     assert_eq!(revisions, ["2", "3"], "{v}:\n{out}");
 
+    // set image rolls to a new ReplicaSet as well.
+    k.ok(&[
+        "set",
+        "image",
+        "deploy/web",
+        "hello=ghcr.io/example/hello:1.2",
+    ])
+    .await;
+    let out = k
+        .ok(&["rollout", "status", "deploy/web", "--timeout=90s"])
+        .await;
+    assert!(out.contains("successfully rolled out"), "{v}: {out}");
+    let third = settled(&store, v).await;
+    assert!(
+        third != first && third != second,
+        "{v}: set image made no new ReplicaSet"
+    );
+
     // scale to 0: no pod left.
     k.ok(&["scale", "deploy/web", "--replicas=0"]).await;
     let gone = wait_until(Duration::from_secs(60), || pods(&store, "web-").is_empty()).await;
@@ -341,6 +395,76 @@ async fn exercise(bin: PathBuf, version: String) {
         3,
         "{v}:\n{out}"
     );
+
+    // A DaemonSet runs one pod on the node.
+    k.apply("agent", DAEMONSET).await;
+    let placed = wait_until(Duration::from_secs(60), || {
+        ready_and_all(&store, "agent-").0.len() == 1
+    })
+    .await;
+    assert!(placed, "{v}: no ready agent pod");
+    let out = k.ok(&["get", "ds", "agent", "--no-headers"]).await;
+    let cols: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(
+        &cols[1..6],
+        ["1", "1", "1", "1", "1"],
+        "{v} DESIRED CURRENT READY UP-TO-DATE AVAILABLE: {out}"
+    );
+    let out = k
+        .ok(&[
+            "get",
+            "pods",
+            "-l",
+            "app=agent",
+            "-o",
+            "jsonpath={.items[0].spec.nodeName}",
+        ])
+        .await;
+    assert_eq!(out, common::kubelet::seed_node().node_name, "{v}");
+    let out = k.ok(&["get", "pods", "-l", "app=agent", "-o", "jsonpath={.items[0].spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0]}"]).await;
+    assert_eq!(
+        out,
+        common::kubelet::seed_node().node_name,
+        "{v}: the pod is pinned to the node"
+    );
+
+    // A CronJob creates a Job at the next minute, which completes.
+    k.apply("report", CRONJOB).await;
+    let ran = wait_until(Duration::from_secs(60), || {
+        store.list(Resource::Jobs, Some("default")).0.iter().any(|o| matches!(o, Object::Job(j)
+            if j.metadata.name.as_deref().is_some_and(|n| n.starts_with("report-"))
+                && j.status.as_ref().and_then(|s| s.conditions.as_ref()).is_some_and(|c| c.iter().any(|c| c.type_ == "Complete"))))
+    })
+    .await;
+    assert!(ran, "{v}: the CronJob's Job did not complete");
+    let out = k.ok(&["get", "jobs", "--no-headers"]).await;
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("report-"))
+        .unwrap_or_else(|| panic!("{v}: no report Job:\n{out}"));
+    let minutes = line
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.strip_prefix("report-"))
+        .and_then(|m| m.parse::<i64>().ok());
+    assert!(
+        minutes.is_some_and(|m| m * 60 <= store.now().as_second()),
+        "{v}: {line}"
+    );
+    assert!(
+        line.contains(" Complete ") && line.contains(" 1/1 "),
+        "{v}: {line}"
+    );
+    let out = k
+        .ok(&[
+            "get",
+            "cronjob",
+            "report",
+            "-o",
+            "jsonpath={.status.lastScheduleTime}",
+        ])
+        .await;
+    assert!(!out.is_empty(), "{v}: no lastScheduleTime");
     sim.shutdown().await;
 }
 

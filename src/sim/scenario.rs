@@ -29,6 +29,7 @@ use super::api::decode::{self, FieldValidation};
 use super::api::object::{Object, Resource};
 use super::api::status::ApiError;
 use super::api::store::Store;
+use super::api::workloads::defaults;
 
 const BUILTIN: &[(&str, &str)] = &[
     ("hello", include_str!("../../assets/scenarios/hello.yaml")),
@@ -187,9 +188,10 @@ pub fn start_scenario(store: &Store, items: Vec<ScenarioItem>) -> Result<Vec<Str
                 }
             }
             ScenarioItem::Object {
-                object,
+                mut object,
                 after: None,
             } => {
+                defaults::apply(&mut object);
                 let created = store.create_object(object)?;
                 namespaces.push(created.namespace().to_string());
             }
@@ -218,9 +220,10 @@ pub fn start_scenario(store: &Store, items: Vec<ScenarioItem>) -> Result<Vec<Str
     Ok(namespaces)
 }
 
-/// `kubectl apply` of one workload: created when absent, else its spec replaced and labels and
-/// annotations merged. Errors: the store's.
-fn apply_object(store: &Store, new: Object) -> Result<Object, ApiError> {
+/// `kubectl apply` of one workload (the API server's defaults applied): created when absent,
+/// else its spec replaced and labels and annotations merged. Errors: the store's.
+fn apply_object(store: &Store, mut new: Object) -> Result<Object, ApiError> {
+    defaults::apply(&mut new);
     let (res, ns, name) = (
         new.resource(),
         new.namespace().to_string(),

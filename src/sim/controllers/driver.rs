@@ -20,6 +20,7 @@ use crate::sim::api::admission;
 use crate::sim::api::object::{Object, Resource};
 use crate::sim::api::status::ApiError;
 use crate::sim::api::store::{Change, ChangeType, Store};
+use crate::sim::api::workloads::defaults;
 use crate::sim::api::writes::delete_pod_gracefully;
 
 /// Runs until the store shuts down (see the module docs); `node` is the simulated node's name.
@@ -272,7 +273,9 @@ fn apply(store: &Store, action: Action) -> Result<(), ApiError> {
             })?;
         }
         Action::Create(w) => {
-            store.create_object(object(*w))?;
+            let mut obj = object(*w);
+            defaults::apply(&mut obj);
+            store.create_object(obj)?;
         }
         Action::ScaleReplicaSet {
             namespace,
