@@ -2,7 +2,7 @@
 //! stored status is kept) and of `…/status` (only status is written), `DELETE` with
 //! `propagationPolicy` and preconditions, and `DELETE` of a collection. The rules follow the
 //! registry strategies of `pkg/registry/apps/*/strategy.go` and `pkg/registry/batch/*/strategy.go`
-//! (`docs/protocols.md` §W).
+//! (`docs/workloads-api.md`).
 
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
