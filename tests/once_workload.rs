@@ -236,7 +236,7 @@ async fn missing_workloads_and_unknown_kinds_read_as_kubectl() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("unable to parse requirement: found 'web', expected: '('"),
+        err.contains("unable to parse requirement: found 'web' expected: '('"),
         "{err}"
     );
     // A selector matching nothing says so and exits 0.
