@@ -19,20 +19,8 @@ use crate::model::workload::diff::changes_text;
 use crate::model::workload::header::{no_pods, selector_line, workload_line};
 use crate::model::workload::{TargetRef, WorkloadPod};
 
-/// The REVISION cell of `p`: the Deployment revision of its ReplicaSet (`3`) when the summary
-/// knows it, else its revision hash, else empty.
 fn revision(resolved: &Resolved, p: &WorkloadPod) -> String {
-    let hash = p.hash.as_deref().unwrap_or("");
-    resolved
-        .summary
-        .as_ref()
-        .and_then(|s| {
-            s.revisions
-                .iter()
-                .find(|r| !hash.is_empty() && r.hash == hash)
-        })
-        .and_then(|r| r.revision)
-        .map_or_else(|| hash.to_owned(), |n| n.to_string())
+    p.revision_text(resolved.summary.as_ref())
 }
 
 /// What is said when nothing matches: `deployment web selects app=web; no pods match`.

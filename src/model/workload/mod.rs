@@ -158,7 +158,28 @@ pub struct WorkloadPod {
     pub created: Option<Timestamp>,
 }
 
+impl WorkloadSummary {
+    /// The revision (ReplicaSet) whose `pod-template-hash` is `hash`, if the summary has it.
+    #[must_use]
+    pub fn revision_for(&self, hash: &str) -> Option<&Revision> {
+        self.revisions
+            .iter()
+            .find(|r| !hash.is_empty() && r.hash == hash)
+    }
+}
+
 impl WorkloadPod {
+    /// The REVISION cell of this pod: its ReplicaSet's `deployment.kubernetes.io/revision` when
+    /// `summary` knows it (`3`), else its revision hash, else empty.
+    #[must_use]
+    pub fn revision_text(&self, summary: Option<&WorkloadSummary>) -> String {
+        let hash = self.hash.as_deref().unwrap_or("");
+        summary
+            .and_then(|s| s.revision_for(hash))
+            .and_then(|r| r.revision)
+            .map_or_else(|| hash.to_owned(), |n| n.to_string())
+    }
+
     /// `pod` summarised ([`PodSummary::from_pod`]) with its `pod-template-hash` (else
     /// `controller-revision-hash`) label and `creationTimestamp`.
     #[must_use]
