@@ -19,6 +19,7 @@ pub mod shell;
 pub mod target_tx;
 pub mod tty;
 pub mod watch;
+pub mod workload;
 pub mod workload_watch;
 
 pub use config::{ConnectError, ConnectOptions, Target, connect};

@@ -24,6 +24,7 @@ pub mod memory;
 pub mod outcome;
 pub mod pod_level;
 pub mod probes;
+pub mod rollout;
 pub mod scheduling;
 pub mod waiting;
 pub mod words;
@@ -135,6 +136,9 @@ pub struct Inputs<'a> {
     pub owner: &'a OwnerStatus,
     /// The time the diagnosis is for.
     pub now: Timestamp,
+    /// The workload the pod belongs to, when the caller attached to one ([`rollout`] reads it);
+    /// `None` for a pod on its own.
+    pub workload: Option<&'a crate::model::workload::WorkloadSummary>,
     /// The events grouped by container, built by [`diagnose`] (`None`: rules scan `events`).
     index: Option<&'a index::EventIndex<'a>>,
 }
@@ -157,8 +161,18 @@ impl<'a> Inputs<'a> {
             related,
             owner,
             now,
+            workload: None,
             index: None,
         }
+    }
+
+    /// These inputs with the pod's workload (for the rollout findings).
+    #[must_use]
+    pub fn with_workload(
+        self,
+        workload: Option<&'a crate::model::workload::WorkloadSummary>,
+    ) -> Self {
+        Inputs { workload, ..self }
     }
 }
 
@@ -255,6 +269,8 @@ pub fn diagnose(inp: &Inputs<'_>) -> Vec<Finding> {
         ..*inp
     };
     let mut problems: Vec<Finding> = Vec::new();
+    // First among equals: what the rollout says explains the pod's own finding.
+    rollout::findings(inp, &mut problems);
     let explained = pod_level::findings(inp, &mut problems);
     scheduling::findings(inp, &mut problems);
     if !explained {

@@ -1,0 +1,154 @@
+//! Rollout findings, only when the caller gives the pod's workload ([`Inputs::workload`]): the
+//! new ReplicaSet's pods fail while the old one's are healthy (what changed between their
+//! templates is the suspect), and a Deployment whose `Progressing` condition says
+//! `ProgressDeadlineExceeded` (`docs/diagnosis.md` "Rollouts"; source: the Deployment
+//! controller's progress check, `pkg/controller/deployment/progress.go`).
+
+use super::{Finding, Inputs, Severity};
+use crate::model::ContainerState;
+use crate::model::workload::choice::{Trouble, trouble};
+use crate::model::workload::diff::changes_text;
+use crate::model::workload::summary::POD_TEMPLATE_HASH;
+use crate::model::workload::{Revision, TemplateChange, WorkloadKind, WorkloadSummary};
+
+/// Adds the rollout findings of `inp.workload` (none without it or for other kinds).
+pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
+    let Some(w) = inp.workload.filter(|w| w.kind == WorkloadKind::Deployment) else {
+        return;
+    };
+    if let Some(f) = new_pods_fail(inp, w) {
+        out.push(f);
+    }
+    if let Some(c) = w
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Progressing" && c.reason == "ProgressDeadlineExceeded")
+    {
+        let mut f = Finding::new(
+            "rollout-deadline-exceeded",
+            Severity::Error,
+            None,
+            format!(
+                "the rollout of deploy/{} exceeded its progress deadline: {}",
+                w.name,
+                if c.message.is_empty() {
+                    "ProgressDeadlineExceeded"
+                } else {
+                    c.message.as_str()
+                }
+            ),
+        )
+        .with(format!(
+            "condition Progressing={} reason ProgressDeadlineExceeded: {:?}",
+            c.status, c.message
+        ))
+        .hint(format!(
+            "the controller stopped waiting; fix the template, or go back: kubectl rollout undo deploy/{}",
+            w.name
+        ));
+        if let Some(new) = w.revisions.iter().find(|r| r.new) {
+            f = f.with(revision_line(new));
+        }
+        out.push(f);
+    }
+}
+
+fn revision_line(r: &Revision) -> String {
+    let age = if r.new { "new" } else { "old" };
+    let rev = r
+        .revision
+        .map(|n| format!(", revision {n}"))
+        .unwrap_or_default();
+    format!(
+        "ReplicaSet {} ({age}{rev}): {}/{} ready",
+        r.name, r.ready, r.replicas
+    )
+}
+
+/// How the pod fails, in a few words: `crash with exit 1`, `cannot start
+/// (CreateContainerConfigError)`, `fail (ImagePullBackOff)`.
+fn how_it_fails(inp: &Inputs<'_>) -> String {
+    for c in &inp.pod.containers {
+        let last_exit = match &c.state {
+            ContainerState::Terminated(t) if t.exit_code != 0 => Some(t.exit_code),
+            ContainerState::Waiting { reason, .. } if reason == "CrashLoopBackOff" => {
+                c.last_state.as_ref().map(|t| t.exit_code)
+            }
+            _ => None,
+        };
+        if let Some(code) = last_exit {
+            return format!("crash with exit {code}");
+        }
+        if let ContainerState::Waiting { reason, .. } = &c.state
+            && !matches!(
+                reason.as_str(),
+                "" | "ContainerCreating" | "PodInitializing"
+            )
+        {
+            return format!("fail ({reason})");
+        }
+    }
+    "fail".to_owned()
+}
+
+/// `since PORT changed to "abc"` for one env or image change, else `since the template changed`.
+fn since(changes: &[TemplateChange]) -> String {
+    match changes {
+        [c] if c.field.starts_with("env ") && !c.to.is_empty() => {
+            format!("since {} changed to {:?}", &c.field[4..], c.to)
+        }
+        [c] if c.field == "image" => format!("since the image changed to {}", c.to),
+        [] => String::new(),
+        _ => match changes
+            .iter()
+            .find(|c| c.field.starts_with("env ") && !c.to.is_empty())
+        {
+            Some(c) => format!(
+                "since the template changed ({} changed to {:?}, and {} more)",
+                &c.field[4..],
+                c.to,
+                changes.len() - 1
+            ),
+            None => "since the template changed".to_owned(),
+        },
+    }
+}
+
+/// The shown pod is the new ReplicaSet's and crash-loops or failed, and every old ReplicaSet
+/// with pods has them all ready.
+fn new_pods_fail(inp: &Inputs<'_>, w: &WorkloadSummary) -> Option<Finding> {
+    let new = w.revisions.iter().find(|r| r.new)?;
+    if inp.pod.labels.get(POD_TEMPLATE_HASH) != Some(&new.hash) || new.hash.is_empty() {
+        return None;
+    }
+    if !matches!(trouble(inp.pod), Trouble::Waiting | Trouble::Failed) {
+        return None;
+    }
+    let old: Vec<&Revision> = w
+        .revisions
+        .iter()
+        .filter(|r| !r.new && r.replicas > 0)
+        .collect();
+    if old.is_empty() || old.iter().any(|r| r.ready < r.replicas) {
+        return None;
+    }
+    let since = since(&w.changes);
+    let headline = format!(
+        "the new ReplicaSet's pods {}{}{}; the old ReplicaSet's pods are healthy",
+        how_it_fails(inp),
+        if since.is_empty() { "" } else { " " },
+        since
+    );
+    let mut f = Finding::new("rollout-new-pods-fail", Severity::Error, None, headline)
+        .with(revision_line(new));
+    for r in old {
+        f = f.with(revision_line(r));
+    }
+    if !w.changes.is_empty() {
+        f = f.with(format!("template change: {}", changes_text(&w.changes)));
+    }
+    Some(f.hint(format!(
+        "go back to the working template: kubectl rollout undo deploy/{} (or fix the change and apply it again)",
+        w.name
+    )))
+}

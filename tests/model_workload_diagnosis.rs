@@ -1,0 +1,140 @@
+//! The rollout findings, given the pod's Deployment: the new ReplicaSet's pods crash while the
+//! old ones are healthy, and `ProgressDeadlineExceeded`.
+
+mod workload_support;
+
+use jiff::Timestamp;
+use podscope::model::deletion::OwnerStatus;
+use podscope::model::diagnosis::{Inputs, LogTails, Related, diagnose};
+use podscope::model::workload::summary::from_deployment;
+use serde_json::json;
+use workload_support::{deployment, pod, replica_set, running};
+
+fn now() -> Timestamp {
+    "2024-06-03T07:30:00Z".parse().expect("time")
+}
+
+fn crash_loop() -> serde_json::Value {
+    json!({"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 40s restarting failed container"}})
+}
+
+#[test]
+fn the_new_replica_sets_crashing_pod_names_the_change_and_the_undo() {
+    let status = json!({
+        "replicas": 5, "readyReplicas": 3, "updatedReplicas": 2,
+        "conditions": [{"type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded",
+                        "message": "ReplicaSet \"web-6c8f9\" has timed out progressing."}]
+    });
+    let sets = [
+        replica_set("7d9f8", 2, "1.0", "8080", 3, 3),
+        replica_set("6c8f9", 3, "1.1", "abc", 2, 0),
+    ];
+    // Only PORT changes in this rollout.
+    let mut sets = sets;
+    sets[0] = {
+        let mut rs = sets[0].clone();
+        if let Some(t) = rs.spec.template.as_mut()
+            && let Some(spec) = t.spec.as_mut()
+        {
+            spec.containers[0].image = Some("ghcr.io/example/hello:1.1".into());
+        }
+        rs
+    };
+    let summary = from_deployment(&deployment(status), &sets);
+    let mut p = pod(
+        "web-6c8f9-abcde",
+        "6c8f9",
+        20,
+        "Running",
+        crash_loop(),
+        false,
+    );
+    if let Some(c) = p.pod.containers.first_mut() {
+        c.last_state = Some(podscope::model::Terminated {
+            reason: "Error".into(),
+            exit_code: 1,
+            ..Default::default()
+        });
+    }
+    let (events, logs, related) = (Vec::new(), LogTails::default(), Related::new());
+    let inputs = Inputs::new(
+        &p.pod,
+        &events,
+        &logs,
+        &related,
+        &OwnerStatus::Unknown,
+        now(),
+    )
+    .with_workload(Some(&summary));
+    let findings = diagnose(&inputs);
+    let f = &findings[0];
+    assert_eq!(f.rule, "rollout-new-pods-fail");
+    assert_eq!(
+        f.headline,
+        "the new ReplicaSet's pods crash with exit 1 since PORT changed to \"abc\"; the old \
+         ReplicaSet's pods are healthy"
+    );
+    assert_eq!(
+        f.evidence,
+        [
+            "ReplicaSet web-6c8f9 (new, revision 3): 0/2 ready",
+            "ReplicaSet web-7d9f8 (old, revision 2): 3/3 ready",
+            "template change: hello: env PORT 8080 → abc",
+        ]
+    );
+    assert!(
+        f.hint
+            .as_deref()
+            .is_some_and(|h| h.contains("kubectl rollout undo deploy/web"))
+    );
+    let deadline = findings
+        .iter()
+        .find(|f| f.rule == "rollout-deadline-exceeded")
+        .expect("deadline finding");
+    assert_eq!(
+        deadline.headline,
+        "the rollout of deploy/web exceeded its progress deadline: ReplicaSet \"web-6c8f9\" has \
+         timed out progressing."
+    );
+    // Without the workload, neither rule speaks.
+    let alone = diagnose(&Inputs::new(
+        &p.pod,
+        &events,
+        &logs,
+        &related,
+        &OwnerStatus::Unknown,
+        now(),
+    ));
+    assert!(
+        alone.iter().all(|f| !f.rule.starts_with("rollout-")),
+        "{alone:?}"
+    );
+}
+
+#[test]
+fn an_old_pod_or_unhealthy_old_replica_set_is_not_blamed_on_the_rollout() {
+    let sets = [
+        replica_set("7d9f8", 2, "1.0", "8080", 3, 2),
+        replica_set("6c8f9", 3, "1.1", "abc", 2, 0),
+    ];
+    let summary = from_deployment(&deployment(json!({})), &sets);
+    let (events, logs, related) = (Vec::new(), LogTails::default(), Related::new());
+    let new_pod = pod("web-6c8f9-a", "6c8f9", 20, "Running", crash_loop(), false);
+    let old_pod = pod("web-7d9f8-a", "7d9f8", 20, "Running", running(), true);
+    for p in [&new_pod, &old_pod] {
+        let inputs = Inputs::new(
+            &p.pod,
+            &events,
+            &logs,
+            &related,
+            &OwnerStatus::Unknown,
+            now(),
+        )
+        .with_workload(Some(&summary));
+        assert!(
+            diagnose(&inputs)
+                .iter()
+                .all(|f| f.rule != "rollout-new-pods-fail")
+        );
+    }
+}
