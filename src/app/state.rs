@@ -100,7 +100,10 @@ impl State {
             switcher: self.overlay.switcher().is_some(),
             diagnosis: self.overlay.diagnosis_scroll().is_some(),
             events_focus: !logs.shown && self.target.focus.events,
-            workload: self.workload.is_some(),
+            workload: self
+                .workload
+                .as_ref()
+                .is_some_and(|w| w.mode == super::workload::FollowMode::Auto),
             offer: self.workload.as_ref().is_some_and(|w| w.offer.is_some()),
         }
     }

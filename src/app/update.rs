@@ -147,8 +147,11 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.target.pod = Some(*pod);
             state.target.connection = Connection::Deleted { at };
             state.dirty = true;
-            // A workload's pod: on to its replacement (or offer it).
-            super::workload::follow::settle(state)
+            // A workload's pod: on to its replacement; a controller's pod attached by name:
+            // look for the replacement to offer.
+            let mut cmds = super::workload::offer::pod_deleted(state);
+            cmds.extend(super::workload::follow::settle(state));
+            cmds
         }
         Msg::PodWatchRestarted => Vec::new(),
         Msg::PodWatchFailed(reason) => {

@@ -34,6 +34,15 @@ pub async fn attach_with(
     lister: Option<PodLister>,
 ) -> color_eyre::Result<ExitCode> {
     let opts = args.connect_options();
+    // A workload or a selector: the TUI on its pods (`super::attach_workload`).
+    if !args.once
+        && let Some(target) = super::attach_workload::wanted(args)
+    {
+        return match target {
+            Ok(target) => super::attach_workload::attach(args, &target, lister).await,
+            Err(msg) => Ok(setup_error(&msg)),
+        };
+    }
     let pod = match pod_target(args) {
         Ok(pod) => pod,
         Err(msg) => return Ok(setup_error(&msg)),

@@ -218,11 +218,14 @@ fn identity(state: &State) -> Line<'static> {
             t.error,
         ),
     };
+    // A workload none of whose pods exists yet: no pod name to show.
+    let who = if state.target.name.is_empty() {
+        state.target.namespace.clone()
+    } else {
+        format!("{}/{}", state.target.namespace, state.target.name)
+    };
     Line::from(vec![
-        Span::styled(
-            format!("{}/{}", state.target.namespace, state.target.name),
-            t.title,
-        ),
+        Span::styled(who, t.title),
         Span::raw("  "),
         connection,
     ])

@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::state::State;
-use crate::app::workload::WorkloadView;
+use crate::app::workload::{FollowMode, WorkloadView};
 use crate::model::workload::choice::Trouble;
 use crate::model::workload::{diff, header};
 use crate::theme::Theme;
@@ -27,7 +27,11 @@ pub fn rows(state: &State, width: u16) -> u16 {
 /// The block as one paragraph at `width` columns; `None` without a workload.
 #[must_use]
 pub fn paragraph(state: &State, width: u16) -> Option<Paragraph<'static>> {
-    let view = state.workload.as_ref()?;
+    // A pod attached by name shows only the offer of its replacement (a header note).
+    let view = state
+        .workload
+        .as_ref()
+        .filter(|w| w.mode == FollowMode::Auto)?;
     let t = &state.config.theme;
     let mut lines = vec![Line::from(Span::styled(line_text(view), t.label))];
     if let Some(s) = &view.summary
@@ -53,7 +57,7 @@ fn line_text(view: &WorkloadView) -> String {
     match (&view.summary, &view.named) {
         (Some(s), _) => header::workload_line(s),
         (None, None) => header::selector_line(&view.selector, &view.pods),
-        (None, Some(w)) => format!("{:?}/{}", w.kind, w.name).to_lowercase(),
+        (None, Some(w)) => format!("{}/{}", w.kind.short(), w.name),
     }
 }
 
@@ -103,9 +107,9 @@ fn glyph_row(view: &WorkloadView, shown: &str, t: &Theme, width: usize) -> Line<
     Line::from(spans)
 }
 
-/// What the waiting screen says while no pod of the workload exists: `deployment web selects
-/// app=web; no pods match` (`header::no_pods`), or `no pods match -l app=web`, then that the
-/// watch waits for one; `None` when a pod is shown.
+/// What the waiting screen says (after the namespace) while no pod of the workload exists:
+/// `deployment web selects app=web; no pods match` (`header::no_pods`), or `no pods match -l
+/// app=web`, then that the watch waits for one; `None` when a pod is shown.
 #[must_use]
 pub fn waiting_text(state: &State) -> Option<String> {
     let view = state.workload.as_ref()?;
@@ -116,10 +120,7 @@ pub fn waiting_text(state: &State) -> Option<String> {
         Some(s) => header::no_pods(s),
         None => format!("no pods match -l {}", view.selector),
     };
-    Some(format!(
-        "{what} in {}: waiting for one to appear",
-        view.namespace
-    ))
+    Some(format!("{what}: waiting for one to appear"))
 }
 
 /// The header note offering a deleted pod's replacement: `replaced by web-7d9f8c6b5-q8m4t —

@@ -21,6 +21,9 @@ pub fn t0() -> Timestamp {
     "2025-01-01T07:20:15Z".parse().expect("t0")
 }
 
+/// The `pod-template-hash` of the rollout's new template in these scripts.
+pub const NEW_HASH: &str = "6c8f9d4b7";
+
 /// How a fixture pod's `hello` container is doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Health {
@@ -58,6 +61,12 @@ pub fn api_pod(hash: &str, suffix: &str, age_s: i64, health: Health) -> Pod {
         ),
     };
     let name = format!("web-{hash}-{suffix}");
+    // The rollout's new template (`6c8f9d4b7`) runs hello:1.1, the others 1.0.
+    let image = if hash == NEW_HASH {
+        "ghcr.io/example/hello:1.1"
+    } else {
+        "ghcr.io/example/hello:1.0"
+    };
     serde_json::from_value(json!({
         "apiVersion": "v1",
         "kind": "Pod",
@@ -77,7 +86,7 @@ pub fn api_pod(hash: &str, suffix: &str, age_s: i64, health: Health) -> Pod {
             "nodeName": "node-1",
             "containers": [
                 {"name": "proxy", "image": "ghcr.io/example/proxy:2.0"},
-                {"name": "hello", "image": "ghcr.io/example/hello:1.0",
+                {"name": "hello", "image": image,
                  "ports": [{"containerPort": 8080}]}
             ]
         },
@@ -90,7 +99,7 @@ pub fn api_pod(hash: &str, suffix: &str, age_s: i64, health: Health) -> Pod {
                  "image": "ghcr.io/example/proxy:2.0", "imageID": "",
                  "state": {"running": {"startedAt": created}}},
                 {"name": "hello", "ready": ready, "restartCount": restarts,
-                 "image": "ghcr.io/example/hello:1.0", "imageID": "", "state": hello_state}
+                 "image": image, "imageID": "", "state": hello_state}
             ]
         }
     }))

@@ -10,6 +10,7 @@
 //! its replacement (`R`, [`FollowMode::Offer`]). Pure: effects are returned [`Cmd`]s.
 
 pub mod follow;
+pub mod offer;
 pub mod siblings;
 
 use super::generation::Generation;
