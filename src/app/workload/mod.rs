@@ -154,7 +154,14 @@ pub fn on_msg(state: &mut State, msg: Msg) -> Vec<Cmd> {
     };
     state.dirty = true;
     match msg {
-        Msg::WorkloadApplied(summary) => {
+        Msg::WorkloadApplied(mut summary) => {
+            // A CronJob's watch does not see its Jobs: keep what the resolution found.
+            if summary.job.is_none()
+                && let Some(old) = view.summary.as_ref().filter(|o| o.job.is_some())
+            {
+                summary.job.clone_from(&old.job);
+                summary.jobs = old.jobs;
+            }
             view.summary = Some(*summary);
             Vec::new()
         }
