@@ -119,7 +119,7 @@ pub async fn run(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
                 crate::sim::Object::Pod(pod) => {
                     Some(crate::app::switcher::PodChoice::from_pod(pod))
                 }
-                crate::sim::Object::Event(_) => None,
+                _ => None,
             })
             .collect()
     });

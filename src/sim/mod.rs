@@ -17,6 +17,7 @@
 pub(crate) mod api;
 mod cli;
 mod clock;
+pub mod controllers;
 mod fixture;
 mod kubeconfig;
 pub mod kubelet;
@@ -39,12 +40,15 @@ pub use api::patch::PatchKind;
 pub use api::select::Selector;
 pub use api::status::ApiError;
 pub use api::store::logbuf::{LOG_MAX_BYTES, LOG_MAX_LINES};
-pub use api::store::{Change, ChangeType, HISTORY_LIMIT, LogLine, Store};
+pub use api::store::{Change, ChangeType, HISTORY_LIMIT, LogLine, Propagation, Store};
 pub use api::watch::BOOKMARK_INTERVAL;
 pub use cli::{SimArgs, run_cli};
 pub use clock::SimClock;
 pub use fixture::{Fixture, load_fixture, log_owner};
-pub use scenario::{builtin_scenarios, create_scenario, parse_scenario, scenario_text};
+pub use scenario::{
+    APPLY_AFTER, ScenarioItem, builtin_scenarios, create_scenario, parse_scenario,
+    parse_scenario_items, scenario_text, start_scenario,
+};
 
 /// How to start a [`Simulator`].
 #[derive(Debug, Clone)]
@@ -167,6 +171,7 @@ pub struct Simulator {
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
     driver: Option<JoinHandle<()>>,
+    controllers: Option<JoinHandle<()>>,
 }
 
 impl Simulator {
@@ -199,14 +204,18 @@ impl Simulator {
         }
         let kubelet = kubelet::Kubelet::new(cfg.node.clone()).with_event_wording(cfg.event_wording);
         let driver = tokio::spawn(kubelet::driver::run(store.clone(), kubelet));
+        let controllers = tokio::spawn(controllers::driver::run(
+            store.clone(),
+            cfg.node.node_name.clone(),
+        ));
         // The kubeconfig's context selects the live scenarios' namespace when there are any
         // (`podscope demo`: `kubectl get pod crash` works as typed), else the first fixture's.
         let mut scenario_namespace = None;
         for spec in &cfg.scenarios {
             let text = scenario_text(spec)?;
-            let pods = parse_scenario(&spec.to_string_lossy(), &text)?;
-            for pod in create_scenario(&store, pods)? {
-                scenario_namespace.get_or_insert(pod.metadata.namespace.unwrap_or_default());
+            let items = parse_scenario_items(&spec.to_string_lossy(), &text)?;
+            for ns in start_scenario(&store, items)? {
+                scenario_namespace.get_or_insert(ns);
             }
         }
         let namespace = scenario_namespace.or(namespace);
@@ -272,6 +281,7 @@ impl Simulator {
             shutdown: Some(tx),
             task: Some(task),
             driver: Some(driver),
+            controllers: Some(controllers),
         })
     }
 
@@ -334,6 +344,9 @@ impl Drop for Simulator {
         }
         if let Some(driver) = self.driver.take() {
             driver.abort();
+        }
+        if let Some(controllers) = self.controllers.take() {
+            controllers.abort();
         }
         if self.owns_kubeconfig {
             let _ = std::fs::remove_file(&self.kubeconfig);

@@ -1,9 +1,19 @@
-//! Scenarios: YAML files of one or more Pod manifests (`---`-separated) created through the
-//! API's create path when the simulator starts, then run by the kubelet model.
+//! Scenarios: YAML files of one or more manifests (`---`-separated) — Pods, and the workloads
+//! the controller model runs (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs,
+//! CronJobs) — created when the simulator starts; pods through the API's create path and the
+//! kubelet model, workloads in the store, where the controllers pick them up.
+//!
+//! A workload document annotated `podscope.dev/apply-after-seconds: "N"` is applied N
+//! simulated seconds after the start instead (the annotation itself is dropped): created if
+//! no object of that kind and name exists, else its `spec` replaced and its labels and
+//! annotations merged, as `kubectl apply` of the changed manifest would. A scenario shows a
+//! rollout by holding the same Deployment twice, the second one later (`docs/controllers.md`
+//! §Scenarios). A frozen clock never reaches the instant.
 //!
 //! The built-in ones (`assets/scenarios/*.yaml`, embedded so `podscope demo` works from any
-//! directory) are the seed article's `hello` and `crash` pods and dynamic versions of cases
-//! 04, 09, 13, 07, 19 and 12 (see each file's header).
+//! directory) are the seed article's `hello` and `crash` pods, dynamic versions of cases
+//! 04, 09, 13, 07, 19 and 12 (see each file's header), and three workload scenarios: a stuck
+//! rollout, a StatefulSet and a Job that exhausts its back-off limit.
 
 use std::path::Path;
 
@@ -12,10 +22,14 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::SimError;
+use jiff::SignedDuration;
+
 use super::api::admission;
 use super::api::decode::{self, FieldValidation};
+use super::api::object::{Object, Resource};
 use super::api::status::ApiError;
 use super::api::store::Store;
+use super::api::workloads::defaults;
 
 const BUILTIN: &[(&str, &str)] = &[
     ("hello", include_str!("../../assets/scenarios/hello.yaml")),
@@ -44,7 +58,36 @@ const BUILTIN: &[(&str, &str)] = &[
         "job-sidecar",
         include_str!("../../assets/scenarios/job-sidecar.yaml"),
     ),
+    (
+        "rollout-stuck",
+        include_str!("../../assets/scenarios/rollout-stuck.yaml"),
+    ),
+    (
+        "statefulset-db",
+        include_str!("../../assets/scenarios/statefulset-db.yaml"),
+    ),
+    (
+        "job-backoff",
+        include_str!("../../assets/scenarios/job-backoff.yaml"),
+    ),
 ];
+
+/// The annotation that delays a workload document (see the module docs).
+pub const APPLY_AFTER: &str = "podscope.dev/apply-after-seconds";
+
+/// One document of a scenario.
+#[derive(Debug, Clone)]
+pub enum ScenarioItem {
+    /// A Pod, created at start through the API's create path.
+    Pod(Box<Pod>),
+    /// A workload object, applied at start or `after` the start.
+    Object {
+        /// The object (without the [`APPLY_AFTER`] annotation).
+        object: Object,
+        /// When to apply it, counted from the start (`None`: at start).
+        after: Option<SignedDuration>,
+    },
+}
 
 /// The built-in scenarios as `(name, YAML text)`, in a fixed order (`hello`, `crash`, then the
 /// case-based ones). Names are what `--scenario NAME` accepts.
@@ -71,7 +114,7 @@ pub fn scenario_text(spec: &Path) -> Result<String, SimError> {
     })
 }
 
-/// Parses a multi-document YAML text into Pods (empty documents skipped). Errors:
+/// Parses a multi-document YAML text of Pods only (empty documents skipped). Errors:
 /// `SimError::Scenario` naming the document for invalid YAML, a kind other than Pod, or
 /// unknown fields.
 pub fn parse_scenario(name: &str, text: &str) -> Result<Vec<Pod>, SimError> {
@@ -88,6 +131,128 @@ pub fn parse_scenario(name: &str, text: &str) -> Result<Vec<Pod>, SimError> {
         pods.push(pod);
     }
     Ok(pods)
+}
+
+/// Parses a multi-document YAML text of Pods and workloads (see [`ScenarioItem`]; empty
+/// documents skipped). Errors: `SimError::Scenario` naming the document for invalid YAML, an
+/// unsupported kind, a Pod's unknown fields, a workload that does not decode, or an
+/// [`APPLY_AFTER`] value that is not a number of seconds.
+pub fn parse_scenario_items(name: &str, text: &str) -> Result<Vec<ScenarioItem>, SimError> {
+    let mut items = Vec::new();
+    for (i, doc) in serde_yaml_ng::Deserializer::from_str(text).enumerate() {
+        let bad = |e: String| SimError::Scenario(format!("{name}: document {}: {e}", i + 1));
+        let mut value = Value::deserialize(doc).map_err(|e| bad(e.to_string()))?;
+        if value.is_null() {
+            continue;
+        }
+        let kind = value.get("kind").and_then(Value::as_str).unwrap_or("Pod");
+        let Some(resource) = Resource::WORKLOADS.into_iter().find(|r| r.kind() == kind) else {
+            let (pod, _) =
+                decode::decode_pod(value, FieldValidation::Strict).map_err(|e| bad(e.message))?;
+            items.push(ScenarioItem::Pod(Box::new(pod)));
+            continue;
+        };
+        let after = match value
+            .pointer_mut("/metadata/annotations")
+            .and_then(Value::as_object_mut)
+            .and_then(|a| a.remove(APPLY_AFTER))
+        {
+            None => None,
+            Some(v) => {
+                let secs = v
+                    .as_str()
+                    .and_then(|s| s.parse::<u32>().ok())
+                    .ok_or_else(|| {
+                        bad(format!("{APPLY_AFTER}: want a number of seconds, got {v}"))
+                    })?;
+                Some(SignedDuration::from_secs(i64::from(secs)))
+            }
+        };
+        let object = Object::from_json(resource, value).map_err(|e| bad(e.message))?;
+        items.push(ScenarioItem::Object { object, after });
+    }
+    Ok(items)
+}
+
+/// Starts a scenario's items on `store`: pods created and run, workloads created now or
+/// scheduled (a task per delayed one, on the store's clock). Returns the namespaces of what it
+/// created, in order. Errors: the first refused pod or object (e.g. 409 AlreadyExists).
+pub fn start_scenario(store: &Store, items: Vec<ScenarioItem>) -> Result<Vec<String>, ApiError> {
+    let start = store.now();
+    let mut namespaces = Vec::new();
+    for item in items {
+        match item {
+            ScenarioItem::Pod(pod) => {
+                for p in create_scenario(store, vec![*pod])? {
+                    namespaces.push(p.metadata.namespace.unwrap_or_default());
+                }
+            }
+            ScenarioItem::Object {
+                mut object,
+                after: None,
+            } => {
+                defaults::apply(&mut object);
+                let created = store.create_object(object)?;
+                namespaces.push(created.namespace().to_string());
+            }
+            ScenarioItem::Object {
+                object,
+                after: Some(d),
+            } => {
+                let at = start.checked_add(d).unwrap_or(start);
+                let store = store.clone();
+                tokio::spawn(async move {
+                    let Some(delay) = store.clock().real_delay_until(at) else {
+                        return;
+                    };
+                    let mut shutdown = store.shutdown_signal();
+                    tokio::select! {
+                        () = tokio::time::sleep(delay) => {}
+                        _ = shutdown.changed() => return,
+                    }
+                    if let Err(e) = apply_object(&store, object) {
+                        tracing::warn!("scenario object refused: {e}");
+                    }
+                });
+            }
+        }
+    }
+    Ok(namespaces)
+}
+
+/// `kubectl apply` of one workload (the API server's defaults applied): created when absent,
+/// else its spec replaced and labels and annotations merged. Errors: the store's.
+fn apply_object(store: &Store, mut new: Object) -> Result<Object, ApiError> {
+    defaults::apply(&mut new);
+    let (res, ns, name) = (
+        new.resource(),
+        new.namespace().to_string(),
+        new.name().to_string(),
+    );
+    let ns = if ns.is_empty() {
+        "default".to_string()
+    } else {
+        ns
+    };
+    if store.object(res, &ns, &name).is_none() {
+        return store.create_object(new);
+    }
+    let spec = new.to_json().get("spec").cloned().unwrap_or(Value::Null);
+    let meta = new.meta().clone();
+    store.update_object(res, &ns, &name, |stored| {
+        let mut v = stored.to_json();
+        v["spec"] = spec;
+        let mut merged = Object::from_json(res, v)?;
+        let m = merged.meta_mut();
+        m.labels
+            .get_or_insert_with(Default::default)
+            .extend(meta.labels.unwrap_or_default());
+        m.annotations
+            .get_or_insert_with(Default::default)
+            .extend(meta.annotations.unwrap_or_default());
+        *stored = merged;
+        Ok(())
+    })
 }
 
 /// Creates every pod of the scenario through the API's create path (defaults, kubelet).
@@ -110,17 +275,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_builtin_parses_into_uniquely_named_pods() {
+    fn every_builtin_parses_into_uniquely_named_objects() {
         let mut names = std::collections::HashSet::new();
         for (name, text) in builtin_scenarios() {
-            let pods = parse_scenario(name, text).expect("parses");
-            assert!(!pods.is_empty(), "{name}");
-            for p in pods {
-                let n = p.metadata.name.clone().expect("named");
-                assert!(names.insert(n.clone()), "duplicate pod {n}");
+            let items = parse_scenario_items(name, text).expect("parses");
+            assert!(!items.is_empty(), "{name}");
+            for item in items {
+                let n = match item {
+                    ScenarioItem::Pod(p) => format!("Pod/{}", p.metadata.name.expect("named")),
+                    ScenarioItem::Object { after: Some(_), .. } => continue,
+                    ScenarioItem::Object { object, .. } => {
+                        format!("{}/{}", object.resource().kind(), object.name())
+                    }
+                };
+                assert!(names.insert(n.clone()), "duplicate {n}");
             }
         }
-        assert_eq!(names.len(), 8);
+        assert_eq!(names.len(), 11);
+    }
+
+    #[test]
+    fn a_delayed_document_loses_its_annotation() {
+        let text = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, annotations: {podscope.dev/apply-after-seconds: \"20\", keep: x}}\nspec: {template: {spec: {containers: [{name: c, image: i}], restartPolicy: Never}}}\n";
+        let items = parse_scenario_items("t", text).expect("parses");
+        let ScenarioItem::Object { object, after } = &items[0] else {
+            panic!("a Job")
+        };
+        assert_eq!(*after, Some(SignedDuration::from_secs(20)));
+        let ann = object.meta().annotations.clone().unwrap_or_default();
+        assert_eq!(ann.keys().collect::<Vec<_>>(), vec!["keep"]);
+        let bad = text.replace("\"20\"", "soon");
+        assert!(parse_scenario_items("t", &bad).is_err());
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::api::core::v1::{
-    Container, PodSecurityContext, PodStatus, Probe, ResourceRequirements, Toleration,
+    Container, PodSecurityContext, PodSpec, PodStatus, Probe, ResourceRequirements, Toleration,
 };
 
 use super::status::ApiError;
@@ -99,6 +99,27 @@ fn default_container(c: &mut Container) {
     default_probe(&mut c.startup_probe);
     default_probe(&mut c.liveness_probe);
     default_probe(&mut c.readiness_probe);
+}
+
+/// The defaults `SetDefaults_PodSpec` gives a pod template (a workload's
+/// `spec.template.spec`): `restartPolicy: Always` (when unset), `terminationGracePeriodSeconds:
+/// 30`, `dnsPolicy: ClusterFirst`, `schedulerName: default-scheduler`, `securityContext: {}`
+/// and the per-container defaults of the module docs. The pod-only ones (service account,
+/// tolerations, priority, …) come from admission when a pod is created from it.
+pub(crate) fn default_pod_template(spec: &mut PodSpec) {
+    spec.restart_policy.get_or_insert_with(|| "Always".into());
+    spec.termination_grace_period_seconds.get_or_insert(30);
+    spec.dns_policy.get_or_insert_with(|| "ClusterFirst".into());
+    spec.scheduler_name
+        .get_or_insert_with(|| "default-scheduler".into());
+    spec.security_context
+        .get_or_insert_with(PodSecurityContext::default);
+    for c in spec.init_containers.iter_mut().flatten() {
+        default_container(c);
+    }
+    for c in &mut spec.containers {
+        default_container(c);
+    }
 }
 
 /// Applies the API server's defaults (see the module docs).

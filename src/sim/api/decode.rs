@@ -5,13 +5,18 @@
 //! - [`parse_body`] / [`decode_patch`]: the JSON (or YAML) text of a body or a patch;
 //! - [`decode_pod`]: a Pod from that value with kube-apiserver's checks: `kind`/`apiVersion`,
 //!   the failing field's path in the 400 message, unknown fields per `?fieldValidation=`
-//!   ([`FieldValidation`]).
+//!   ([`FieldValidation`]); [`decode_object`] the same for any stored resource.
 //!
 //! The framework's own rejections become Status bodies in [`super::rejection`].
 
+use std::sync::Arc;
+
 use k8s_openapi::api::core::v1::Pod;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::object::{Object, Resource};
 use super::status::ApiError;
 
 /// How strictly unknown fields are treated (`?fieldValidation=`; kubectl sends `Strict`).
@@ -39,9 +44,9 @@ impl FieldValidation {
     }
 }
 
-fn cannot_handle(why: impl std::fmt::Display) -> ApiError {
+fn cannot_handle(kind: &str, why: impl std::fmt::Display) -> ApiError {
     ApiError::bad_request(format!(
-        "Pod in version \"v1\" cannot be handled as a Pod: {why}"
+        "{kind} in version \"v1\" cannot be handled as a {kind}: {why}"
     ))
 }
 
@@ -71,28 +76,70 @@ pub fn decode_patch(body: &[u8]) -> Result<Value, ApiError> {
 /// spec.containers: invalid type: string "x", expected a sequence` (the failing field's path),
 /// or `…: strict decoding error: unknown field "spec.bogus"`.
 pub fn decode_pod(value: Value, fv: FieldValidation) -> Result<(Pod, Vec<String>), ApiError> {
+    decode_typed(value, fv, Resource::Pods)
+}
+
+/// Decodes an object of `resource` with the checks of [`decode_pod`] (`kind` absent or the
+/// resource's, `apiVersion` absent or e.g. `apps/v1`). Errors: 400 BadRequest, e.g.
+/// `Deployment in version "v1" cannot be handled as a Deployment: strict decoding error:
+/// unknown field "spec.replica"`.
+pub fn decode_object(
+    resource: Resource,
+    value: Value,
+    fv: FieldValidation,
+) -> Result<(Object, Vec<String>), ApiError> {
+    fn wrap<T: DeserializeOwned + Serialize>(
+        value: Value,
+        fv: FieldValidation,
+        resource: Resource,
+        make: fn(Arc<T>) -> Object,
+    ) -> Result<(Object, Vec<String>), ApiError> {
+        decode_typed::<T>(value, fv, resource).map(|(o, w)| (make(Arc::new(o)), w))
+    }
+    match resource {
+        Resource::Pods => wrap(value, fv, resource, Object::Pod),
+        Resource::Events => wrap(value, fv, resource, Object::Event),
+        Resource::Deployments => wrap(value, fv, resource, Object::Deployment),
+        Resource::ReplicaSets => wrap(value, fv, resource, Object::ReplicaSet),
+        Resource::StatefulSets => wrap(value, fv, resource, Object::StatefulSet),
+        Resource::DaemonSets => wrap(value, fv, resource, Object::DaemonSet),
+        Resource::Jobs => wrap(value, fv, resource, Object::Job),
+        Resource::CronJobs => wrap(value, fv, resource, Object::CronJob),
+    }
+}
+
+/// The one decoding path of [`decode_pod`] and [`decode_object`].
+pub(crate) fn decode_typed<T: DeserializeOwned + Serialize>(
+    value: Value,
+    fv: FieldValidation,
+    resource: Resource,
+) -> Result<(T, Vec<String>), ApiError> {
+    let kind = resource.kind();
+    let api_version = resource.api_version();
     if !value.is_object() {
-        return Err(cannot_handle("the body is not a JSON object"));
+        return Err(cannot_handle(kind, "the body is not a JSON object"));
     }
     match value.get("kind").and_then(Value::as_str) {
-        None | Some("Pod") => {}
-        Some(kind) => return Err(cannot_handle(format!("kind {kind:?} is not Pod"))),
+        None => {}
+        Some(k) if k == kind => {}
+        Some(k) => return Err(cannot_handle(kind, format!("kind {k:?} is not {kind}"))),
     }
     match value.get("apiVersion").and_then(Value::as_str) {
-        None | Some("v1") => {}
+        None => {}
+        Some(v) if v == api_version => {}
         Some(v) => {
             return Err(ApiError::bad_request(format!(
-                "the API version in the data ({v}) does not match the expected API version (v1)"
+                "the API version in the data ({v}) does not match the expected API version ({api_version})"
             )));
         }
     }
-    let pod: Pod = serde_path_to_error::deserialize(&value).map_err(|e| {
+    let obj: T = serde_path_to_error::deserialize(&value).map_err(|e| {
         let path = e.path().to_string();
-        cannot_handle(format!("{path}: {}", e.into_inner()))
+        cannot_handle(kind, format!("{path}: {}", e.into_inner()))
     })?;
     let mut unknown = Vec::new();
     if fv != FieldValidation::Ignore
-        && let Ok(back) = serde_json::to_value(&pod)
+        && let Ok(back) = serde_json::to_value(&obj)
     {
         unknown_fields(&value, &back, "", &mut unknown);
         // By path, whatever order the document's keys came in.
@@ -103,12 +150,12 @@ pub fn decode_pod(value: Value, fv: FieldValidation) -> Result<(Pod, Vec<String>
         .map(|f| format!("unknown field \"{f}\""))
         .collect();
     if fv == FieldValidation::Strict && !texts.is_empty() {
-        return Err(cannot_handle(format!(
-            "strict decoding error: {}",
-            texts.join(", ")
-        )));
+        return Err(cannot_handle(
+            kind,
+            format!("strict decoding error: {}", texts.join(", ")),
+        ));
     }
-    Ok((pod, texts))
+    Ok((obj, texts))
 }
 
 /// Paths present in `input` but lost when decoding (`back` is the decoded object re-encoded).

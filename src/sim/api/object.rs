@@ -1,37 +1,32 @@
-//! The two kinds of stored objects (Pod, core/v1 Event) and the field access selectors need.
+//! The stored objects (Pod, core/v1 Event and the apps/v1 and batch/v1 workloads) and the
+//! field access selectors need.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
+use k8s_openapi::api::batch::v1::{CronJob, Job};
 use k8s_openapi::api::core::v1::{Event, Pod};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::Value;
 
-/// Which resource a request or a change is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Resource {
-    /// `pods` (core/v1 Pod).
-    Pods,
-    /// `events` (core/v1 Event).
-    Events,
-}
+pub use super::resource::Resource;
+use super::status::ApiError;
 
-impl Resource {
-    /// The plural resource name used in messages (`pods "x" not found`).
-    pub fn plural(self) -> &'static str {
-        match self {
-            Resource::Pods => "pods",
-            Resource::Events => "events",
+/// Runs `$body` with `$x` bound to the inner `Arc` of any variant.
+macro_rules! each {
+    ($obj:expr, $x:ident => $body:expr) => {
+        match $obj {
+            Object::Pod($x) => $body,
+            Object::Event($x) => $body,
+            Object::Deployment($x) => $body,
+            Object::ReplicaSet($x) => $body,
+            Object::StatefulSet($x) => $body,
+            Object::DaemonSet($x) => $body,
+            Object::Job($x) => $body,
+            Object::CronJob($x) => $body,
         }
-    }
-
-    /// The `kind` of a single object (`Pod`, `Event`).
-    pub fn kind(self) -> &'static str {
-        match self {
-            Resource::Pods => "Pod",
-            Resource::Events => "Event",
-        }
-    }
+    };
 }
 
 /// A stored object, shared cheaply between the store, history and watch streams.
@@ -41,6 +36,18 @@ pub enum Object {
     Pod(Arc<Pod>),
     /// A core/v1 Event.
     Event(Arc<Event>),
+    /// An apps/v1 Deployment.
+    Deployment(Arc<Deployment>),
+    /// An apps/v1 ReplicaSet.
+    ReplicaSet(Arc<ReplicaSet>),
+    /// An apps/v1 StatefulSet.
+    StatefulSet(Arc<StatefulSet>),
+    /// An apps/v1 DaemonSet.
+    DaemonSet(Arc<DaemonSet>),
+    /// A batch/v1 Job.
+    Job(Arc<Job>),
+    /// A batch/v1 CronJob.
+    CronJob(Arc<CronJob>),
 }
 
 impl Object {
@@ -49,14 +56,62 @@ impl Object {
         match self {
             Object::Pod(_) => Resource::Pods,
             Object::Event(_) => Resource::Events,
+            Object::Deployment(_) => Resource::Deployments,
+            Object::ReplicaSet(_) => Resource::ReplicaSets,
+            Object::StatefulSet(_) => Resource::StatefulSets,
+            Object::DaemonSet(_) => Resource::DaemonSets,
+            Object::Job(_) => Resource::Jobs,
+            Object::CronJob(_) => Resource::CronJobs,
         }
     }
 
     /// The object's metadata.
     pub fn meta(&self) -> &ObjectMeta {
-        match self {
-            Object::Pod(p) => &p.metadata,
-            Object::Event(e) => &e.metadata,
+        each!(self, x => &x.metadata)
+    }
+
+    /// The object's metadata, writable (the shared object is copied first when others hold it).
+    pub fn meta_mut(&mut self) -> &mut ObjectMeta {
+        each!(self, x => &mut Arc::make_mut(x).metadata)
+    }
+
+    /// Decodes a JSON object (`apiVersion`/`kind` may be absent) as a `resource`. Unknown
+    /// fields are dropped; the HTTP layer checks them first (`decode`). Errors: 400 BadRequest
+    /// with serde's message when a field has the wrong type.
+    pub fn from_json(resource: Resource, value: Value) -> Result<Object, ApiError> {
+        fn de<T: serde::de::DeserializeOwned>(v: Value) -> Result<Arc<T>, ApiError> {
+            serde_json::from_value(v)
+                .map(Arc::new)
+                .map_err(|e| ApiError::bad_request(format!("json: {e}")))
+        }
+        let mut value = value;
+        if let Value::Object(m) = &mut value {
+            m.insert("apiVersion".into(), resource.api_version().into());
+            m.insert("kind".into(), resource.kind().into());
+        }
+        Ok(match resource {
+            Resource::Pods => Object::Pod(de(value)?),
+            Resource::Events => Object::Event(de(value)?),
+            Resource::Deployments => Object::Deployment(de(value)?),
+            Resource::ReplicaSets => Object::ReplicaSet(de(value)?),
+            Resource::StatefulSets => Object::StatefulSet(de(value)?),
+            Resource::DaemonSets => Object::DaemonSet(de(value)?),
+            Resource::Jobs => Object::Job(de(value)?),
+            Resource::CronJobs => Object::CronJob(de(value)?),
+        })
+    }
+
+    /// An empty object of `resource` (default fields), as a probe for what it supports.
+    pub fn empty(resource: Resource) -> Object {
+        match resource {
+            Resource::Pods => Object::Pod(Arc::default()),
+            Resource::Events => Object::Event(Arc::default()),
+            Resource::Deployments => Object::Deployment(Arc::default()),
+            Resource::ReplicaSets => Object::ReplicaSet(Arc::default()),
+            Resource::StatefulSets => Object::StatefulSet(Arc::default()),
+            Resource::DaemonSets => Object::DaemonSet(Arc::default()),
+            Resource::Jobs => Object::Job(Arc::default()),
+            Resource::CronJobs => Object::CronJob(Arc::default()),
         }
     }
 
@@ -77,11 +132,7 @@ impl Object {
 
     /// The full JSON object, with `apiVersion` and `kind` (k8s-openapi writes both).
     pub fn to_json(&self) -> Value {
-        let v = match self {
-            Object::Pod(p) => serde_json::to_value(p.as_ref()),
-            Object::Event(e) => serde_json::to_value(e.as_ref()),
-        };
-        v.unwrap_or(Value::Null)
+        each!(self, x => serde_json::to_value(x.as_ref())).unwrap_or(Value::Null)
     }
 
     /// The value of a field-selector label, or `None` when the label is not supported for this
@@ -91,6 +142,8 @@ impl Object {
     /// `spec.schedulerName`, `spec.serviceAccountName`, `status.phase`, `status.podIP`,
     /// `status.nominatedNodeName`. Events: `metadata.*`, `involvedObject.{kind,namespace,name,uid,
     /// apiVersion,resourceVersion,fieldPath}`, `reason`, `reportingComponent`, `source`, `type`.
+    /// Workloads: `metadata.name`, `metadata.namespace`; Jobs also `status.successful` (the
+    /// `status.succeeded` count, as `pkg/registry/batch/job/strategy.go` selects it).
     pub fn field(&self, label: &str) -> Option<String> {
         let s = |o: &Option<String>| o.clone().unwrap_or_default();
         match label {
@@ -138,6 +191,14 @@ impl Object {
                     _ => return None,
                 })
             }
+            Object::Job(j) if label == "status.successful" => Some(
+                j.status
+                    .as_ref()
+                    .and_then(|s| s.succeeded)
+                    .unwrap_or(0)
+                    .to_string(),
+            ),
+            _ => None,
         }
     }
 }

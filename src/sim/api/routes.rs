@@ -1,5 +1,5 @@
 //! HTTP routes of the simulated API server: discovery, pods, events, logs (see
-//! `docs/protocols.md` Appendix B). Every error is a `metav1.Status` JSON body.
+//! `docs/protocols.md` Appendix B), and the apps/batch workloads of [`workloads`]. Every error is a `metav1.Status` JSON body.
 
 use std::collections::BTreeSet;
 
@@ -15,7 +15,7 @@ use super::query::Query;
 use super::select::Selector;
 use super::status::{ApiError, json_response};
 use super::store::Store;
-use super::{ephemeral, logs, table, watch, writes};
+use super::{ephemeral, logs, table, watch, workloads, writes};
 
 /// The router for `store`; unknown paths answer 404, unsupported verbs 405 (Status bodies).
 pub fn router(store: Store) -> Router {
@@ -25,7 +25,7 @@ pub fn router(store: Store) -> Router {
         .route("/livez", only_get(get(healthz)))
         .route("/readyz", only_get(get(healthz)))
         .route("/api", only_get(get(api_versions)))
-        .route("/apis", only_get(get(api_groups)))
+        .route("/apis", only_get(get(workloads::discovery::group_list)))
         .route("/api/v1", only_get(get(api_v1_resources)))
         .route("/api/v1/namespaces", only_get(get(list_namespaces)))
         .route("/api/v1/namespaces/{ns}", only_get(get(get_namespace)))
@@ -60,10 +60,6 @@ pub fn router(store: Store) -> Router {
             only_get(get_one(Resource::Events)),
         )
         .route(
-            "/apis/{group}/{version}/namespaces/{ns}/{plural}/{name}",
-            only_get(get(absent_owner)),
-        )
-        .route(
             "/api/v1/namespaces/{ns}/pods/{name}/ephemeralcontainers",
             get(ephemeral::get)
                 .patch(ephemeral::patch)
@@ -71,17 +67,9 @@ pub fn router(store: Store) -> Router {
         )
         .merge(crate::sim::stream::routes())
         .merge(super::related::routes())
+        .merge(workloads::routes())
         .fallback(|| async { ApiError::no_route() })
         .with_state(store)
-}
-
-/// The simulator stores pods and events only: any namespaced object of an API group (the Job,
-/// ReplicaSet, … a pod's `ownerReferences` name) does not exist, answered as the API server
-/// words it (`jobs.batch "x" not found`).
-async fn absent_owner(
-    Path((group, _version, _ns, plural, name)): Path<(String, String, String, String, String)>,
-) -> Response {
-    ApiError::not_found(&format!("{plural}.{group}"), &name).into_response()
 }
 
 fn only_get(r: MethodRouter<Store>) -> MethodRouter<Store> {
@@ -116,13 +104,6 @@ async fn api_versions() -> Response {
             "kind": "APIVersions", "versions": ["v1"],
             "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]
         }),
-    )
-}
-
-async fn api_groups() -> Response {
-    json_response(
-        StatusCode::OK,
-        &json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": []}),
     )
 }
 
@@ -201,10 +182,13 @@ fn namespace_json(name: &str) -> Value {
     })
 }
 
+/// The namespaces that exist: `default` and every namespace a pod or a workload object is in.
 fn namespaces(store: &Store) -> BTreeSet<String> {
-    let (pods, _) = store.list(Resource::Pods, None);
-    let mut set: BTreeSet<String> = pods.iter().map(|p| p.namespace().to_string()).collect();
-    set.insert("default".to_string());
+    let mut set = BTreeSet::from(["default".to_string()]);
+    for res in std::iter::once(Resource::Pods).chain(Resource::WORKLOADS) {
+        let (objects, _) = store.list(res, None);
+        set.extend(objects.iter().map(|o| o.namespace().to_string()));
+    }
     set
 }
 
@@ -260,7 +244,7 @@ fn get_one(res: Resource) -> MethodRouter<Store> {
 
 /// LIST or WATCH of a collection. Everything fits in one page (no `continue` is ever issued), and
 /// `metadata.resourceVersion` is the store's current RV.
-fn collection(
+pub(crate) fn collection(
     store: Store,
     res: Resource,
     ns: Option<String>,
@@ -287,25 +271,25 @@ fn collection(
     } else {
         let items: Vec<Value> = objects.iter().map(Object::to_json).collect();
         json!({
-            "kind": format!("{}List", res.kind()), "apiVersion": "v1",
+            "kind": format!("{}List", res.kind()), "apiVersion": res.api_version(),
             "metadata": {"resourceVersion": rv.to_string()}, "items": items
         })
     };
     Ok(json_response(StatusCode::OK, &body))
 }
 
-fn single(
+/// GET of one object (or its one-row Table). Errors: 404 `deployments.apps "x" not found`.
+pub(crate) fn single(
     store: &Store,
     res: Resource,
     ns: &str,
     name: &str,
     h: &HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (objects, rv) = store.list(res, Some(ns));
-    let obj = objects
-        .into_iter()
-        .find(|o| o.name() == name)
-        .ok_or_else(|| ApiError::not_found(res.plural(), name))?;
+    let rv = store.resource_version();
+    let obj = store
+        .object(res, ns, name)
+        .ok_or_else(|| ApiError::not_found(&res.qualified(), name))?;
     let body = if table::wants_table(h) {
         table::table(res, std::slice::from_ref(&obj), rv, store.now())
     } else {

@@ -102,11 +102,7 @@ impl Selector {
 }
 
 fn field_supported(resource: Resource, field: &str) -> bool {
-    let probe = match resource {
-        Resource::Pods => Object::Pod(Default::default()),
-        Resource::Events => Object::Event(Default::default()),
-    };
-    probe.field(field).is_some()
+    Object::empty(resource).field(field).is_some()
 }
 
 fn labels_match(reqs: &[LabelReq], labels: &BTreeMap<String, String>) -> bool {

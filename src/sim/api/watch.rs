@@ -135,7 +135,7 @@ fn bookmark_line(spec: &WatchSpec, rv: u64, initial_end: bool) -> Bytes {
         metadata["annotations"] = json!({"k8s.io/initial-events-end": "true"});
     }
     line(
-        &json!({"type": "BOOKMARK", "object": {"kind": spec.resource.kind(), "apiVersion": "v1", "metadata": metadata}}),
+        &json!({"type": "BOOKMARK", "object": {"kind": spec.resource.kind(), "apiVersion": spec.resource.api_version(), "metadata": metadata}}),
     )
 }
 

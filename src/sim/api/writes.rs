@@ -207,9 +207,9 @@ fn update_pod(
     Ok(pod_response(StatusCode::OK, &pod, &warnings))
 }
 
-/// The grace period of a delete: query `gracePeriodSeconds`, else the body's, else the pod's
-/// `terminationGracePeriodSeconds`, else 30. Errors: 400 for malformed values.
-fn grace_of(q: &Query, opts: &Value, pod: &Pod) -> Result<i64, ApiError> {
+/// The grace period a delete asks for: query `gracePeriodSeconds`, else the body's, else
+/// none (the pod's own applies). Errors: 400 for malformed values.
+fn requested_grace(q: &Query, opts: &Value) -> Result<Option<i64>, ApiError> {
     let from_query = match q.get("gracePeriodSeconds").filter(|v| !v.is_empty()) {
         Some(v) => Some(v.parse::<i64>().map_err(|_| {
             ApiError::bad_request(format!("invalid value for gracePeriodSeconds: {v:?}"))
@@ -224,11 +224,7 @@ fn grace_of(q: &Query, opts: &Value, pod: &Pod) -> Result<i64, ApiError> {
             ))
         })?),
     };
-    let spec = pod
-        .spec
-        .as_ref()
-        .and_then(|s| s.termination_grace_period_seconds);
-    Ok(from_query.or(from_body).or(spec).unwrap_or(30).max(0))
+    Ok(from_query.or(from_body))
 }
 
 /// `DELETE /api/v1/namespaces/{ns}/pods/{name}` → 200 with the pod (its `deletionTimestamp`
@@ -279,7 +275,31 @@ fn delete_pod(
             return Err(ApiError::conflict("pods", name, &why));
         }
     }
-    let grace = grace_of(q, &opts, &pod)?;
+    let grace = requested_grace(q, &opts)?;
+    let pod = delete_pod_gracefully(store, ns, name, grace)?;
+    Ok(pod_response(StatusCode::OK, &pod, &[]))
+}
+
+/// Deletes a pod as `DELETE …/pods/{name}` does, for in-process callers (the controllers):
+/// the grace period is `grace_seconds`, else the pod's `terminationGracePeriodSeconds`, else
+/// 30 (negative values count as 0). Grace 0, an unscheduled or a finished pod is removed now
+/// (unless finalizers hold it); otherwise `deletionTimestamp` = now + grace (only ever moved
+/// earlier) and the kubelet driver terminates the containers, then removes the pod. Returns
+/// the pod's last or kept state. Errors: 404 `pods "x" not found`.
+pub(crate) fn delete_pod_gracefully(
+    store: &Store,
+    ns: &str,
+    name: &str,
+    grace_seconds: Option<i64>,
+) -> Result<Pod, ApiError> {
+    let pod = store
+        .pod(ns, name)
+        .ok_or_else(|| ApiError::not_found("pods", name))?;
+    let spec = pod
+        .spec
+        .as_ref()
+        .and_then(|s| s.termination_grace_period_seconds);
+    let grace = grace_seconds.or(spec).unwrap_or(30).max(0);
     let unbound = pod
         .spec
         .as_ref()
@@ -295,7 +315,7 @@ fn delete_pod(
             name: name.to_string(),
             grace: 0,
         });
-        return Ok(pod_response(StatusCode::OK, &last, &[]));
+        return Ok(last);
     }
     let now = store.now();
     let deadline = now
@@ -318,5 +338,5 @@ fn delete_pod(
         name: name.to_string(),
         grace,
     });
-    Ok(pod_response(StatusCode::OK, &updated, &[]))
+    Ok(updated)
 }

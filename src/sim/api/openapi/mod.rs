@@ -1,6 +1,7 @@
-//! `/openapi/v3` (and `/openapi/v2`): the OpenAPI v3 discovery index and the `api/v1` document, enough for kubectl
-//! to validate Pod manifests (`kubectl create -f`, `kubectl apply -f` without
-//! `--validate=false`) and for `kubectl explain pod.spec.containers`.
+//! `/openapi/v3` (and `/openapi/v2`): the OpenAPI v3 discovery index and the `api/v1`,
+//! `apis/apps/v1` and `apis/batch/v1` documents, enough for kubectl to validate Pod and
+//! workload manifests (`kubectl create -f`, `kubectl apply -f` without `--validate=false`) and
+//! for `kubectl explain pod.spec.containers`.
 //!
 //! How kubectl (1.27+) uses it [cap, kubectl 1.32]: `create`/`apply` first `GET /openapi/v3`,
 //! then the `api/v1` document at its `serverRelativeURL`, and look for a PATCH operation tagged
@@ -12,10 +13,13 @@
 //! in that form.
 //!
 //! The schemas (`assets/openapi/core-v1-pod-schemas.json`: Pod, PodList, Status and all they
-//! reference, with upstream descriptions) are generated from k8s-openapi's `schemars`
-//! implementations by `assets/openapi/generate`; at load [`patch_meta`] adds the list/patch
-//! extensions kube-apiserver has (kubectl apply's strategic merge patch depends on them); the
-//! paths below are written here after the shape of kube-apiserver's `api/v1` document.
+//! reference; `apps-v1-schemas.json`: Deployment, ReplicaSet, StatefulSet, DaemonSet, their
+//! lists and autoscaling/v1 Scale; `batch-v1-schemas.json`: Job, CronJob and their lists; each
+//! with upstream descriptions and the core types it references) are generated from
+//! k8s-openapi's `schemars` implementations by `assets/openapi/generate`; at load
+//! [`patch_meta`] adds the list/patch extensions kube-apiserver has (kubectl apply's strategic
+//! merge patch depends on them); the paths are written here (pods) and in [`workloads`] after
+//! the shape of kube-apiserver's documents.
 
 use std::sync::OnceLock;
 
@@ -30,29 +34,86 @@ use super::status::ApiError;
 
 mod patch_meta;
 pub mod v2;
+mod workloads;
 
-/// The generated `components.schemas` (see the module docs).
-const SCHEMAS: &str = include_str!("../../../../assets/openapi/core-v1-pod-schemas.json");
+/// One served OpenAPI v3 document (an entry of the `/openapi/v3` index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Doc {
+    /// `api/v1` (pods).
+    Core,
+    /// `apis/apps/v1`.
+    Apps,
+    /// `apis/batch/v1`.
+    Batch,
+}
 
-/// The routes `/openapi/v3`, `/openapi/v3/api/v1` and `/openapi/v2`; merge into the main router.
+impl Doc {
+    const ALL: [Doc; 3] = [Doc::Core, Doc::Apps, Doc::Batch];
+
+    /// The index key (`api/v1`, `apis/apps/v1`, `apis/batch/v1`).
+    fn path(self) -> &'static str {
+        match self {
+            Doc::Core => "api/v1",
+            Doc::Apps => "apis/apps/v1",
+            Doc::Batch => "apis/batch/v1",
+        }
+    }
+
+    /// The generated `components.schemas` text (see the module docs).
+    fn text(self) -> &'static str {
+        match self {
+            Doc::Core => include_str!("../../../../assets/openapi/core-v1-pod-schemas.json"),
+            Doc::Apps => include_str!("../../../../assets/openapi/apps-v1-schemas.json"),
+            Doc::Batch => include_str!("../../../../assets/openapi/batch-v1-schemas.json"),
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The routes `/openapi/v3`, `/openapi/v3/api/v1`, `/openapi/v3/apis/{group}/v1` and
+/// `/openapi/v2`; merge into the main router.
 pub fn router() -> Router {
     Router::new()
         .route("/openapi/v3", get(index))
         .route("/openapi/v3/api/v1", get(api_v1))
+        .route("/openapi/v3/apis/{group}/{version}", get(api_group))
         .route("/openapi/v2", get(v2::serve))
 }
 
-/// The served `components.schemas`: the generated schemas with the list/patch extensions of
-/// [`patch_meta`] (an empty object if the embedded file were invalid JSON).
-pub(crate) fn schemas() -> &'static Value {
-    static SCHEMAS_DOC: OnceLock<Value> = OnceLock::new();
-    SCHEMAS_DOC.get_or_init(|| {
-        let mut schemas: Value = serde_json::from_str(SCHEMAS).unwrap_or_else(|e| {
-            tracing::error!("embedded OpenAPI schemas are invalid: {e}");
+/// One document's `components.schemas`: the generated schemas with the list/patch extensions
+/// of [`patch_meta`] (an empty object if the embedded file were invalid JSON).
+fn doc_schemas(doc: Doc) -> &'static Value {
+    static DOCS: [OnceLock<Value>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    DOCS[doc.index()].get_or_init(|| {
+        let mut schemas: Value = serde_json::from_str(doc.text()).unwrap_or_else(|e| {
+            tracing::error!(
+                "embedded OpenAPI schemas of {} are invalid: {e}",
+                doc.path()
+            );
             json!({})
         });
         patch_meta::annotate(&mut schemas);
         schemas
+    })
+}
+
+/// Every served schema (the union of the documents' `components.schemas`; the core types
+/// they share are the same): what strategic merge patches and `/openapi/v2` read.
+pub(crate) fn schemas() -> &'static Value {
+    static ALL: OnceLock<Value> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all = serde_json::Map::new();
+        for doc in Doc::ALL {
+            if let Some(m) = doc_schemas(doc).as_object() {
+                for (k, v) in m {
+                    all.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+        }
+        Value::Object(all)
     })
 }
 
@@ -78,15 +139,21 @@ pub(crate) fn resolve(schema: &Value) -> Option<&'static Value> {
     schemas().get(name)
 }
 
-/// The `api/v1` document (JSON text) and its hash (16 uppercase hex digits, FNV-1a 64).
-fn document() -> &'static (String, String) {
-    static DOC: OnceLock<(String, String)> = OnceLock::new();
-    DOC.get_or_init(|| {
+/// A document (JSON text) and its hash (16 uppercase hex digits, FNV-1a 64).
+fn document(which: Doc) -> &'static (String, String) {
+    static DOCS: [OnceLock<(String, String)>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    DOCS[which.index()].get_or_init(|| {
+        let paths = match which {
+            Doc::Core => paths(),
+            Doc::Apps => workloads::paths("apps"),
+            Doc::Batch => workloads::paths("batch"),
+        };
         let doc = json!({
             "openapi": "3.0.0",
             "info": {"title": "Kubernetes", "version": "v1.33.0"},
-            "paths": paths(),
-            "components": {"schemas": schemas()},
+            "paths": paths,
+            "components": {"schemas": doc_schemas(which)},
         });
         let text = serde_json::to_string(&doc).unwrap_or_else(|_| "{}".to_string());
         let hash = format!("{:016X}", fnv1a(text.as_bytes()));
@@ -101,15 +168,35 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 async fn index() -> Response {
-    let (_, hash) = document();
-    let body = json!({"paths": {"api/v1": {"serverRelativeURL": format!("/openapi/v3/api/v1?hash={hash}")}}});
-    super::status::json_response(StatusCode::OK, &body)
+    let mut paths = serde_json::Map::new();
+    for doc in Doc::ALL {
+        let (_, hash) = document(doc);
+        let url = format!("/openapi/v3/{}?hash={hash}", doc.path());
+        paths.insert(doc.path().into(), json!({"serverRelativeURL": url}));
+    }
+    super::status::json_response(StatusCode::OK, &json!({"paths": paths}))
+}
+
+async fn api_v1(RawQuery(q): RawQuery) -> Response {
+    serve_doc(Doc::Core, q.as_deref())
+}
+
+/// `/openapi/v3/apis/{apps,batch}/v1`; other groups are a 404.
+async fn api_group(
+    axum::extract::Path((group, version)): axum::extract::Path<(String, String)>,
+    RawQuery(q): RawQuery,
+) -> Response {
+    match (group.as_str(), version.as_str()) {
+        ("apps", "v1") => serve_doc(Doc::Apps, q.as_deref()),
+        ("batch", "v1") => serve_doc(Doc::Batch, q.as_deref()),
+        _ => ApiError::no_route().into_response(),
+    }
 }
 
 /// The document; with a matching `hash` it is immutable (as kube-apiserver marks it).
-async fn api_v1(RawQuery(q): RawQuery) -> Response {
-    let (text, hash) = document();
-    let q = super::query::Query::parse(q.as_deref());
+fn serve_doc(which: Doc, q: Option<&str>) -> Response {
+    let (text, hash) = document(which);
+    let q = super::query::Query::parse(q);
     let cache = match q.get("hash") {
         Some(h) if h == hash => "public, immutable",
         Some(_) => return ApiError::no_route().into_response(),
@@ -126,15 +213,15 @@ async fn api_v1(RawQuery(q): RawQuery) -> Response {
         .into_response()
 }
 
-fn schema_ref(name: &str) -> Value {
+pub(super) fn schema_ref(name: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{name}")})
 }
 
-fn query_param(name: &str, description: &str) -> Value {
+pub(super) fn query_param(name: &str, description: &str) -> Value {
     json!({"name": name, "in": "query", "description": description, "schema": {"type": "string", "uniqueItems": true}})
 }
 
-fn path_param(name: &str, description: &str) -> Value {
+pub(super) fn path_param(name: &str, description: &str) -> Value {
     json!({"name": name, "in": "path", "description": description, "required": true, "schema": {"type": "string", "uniqueItems": true}})
 }
 
@@ -142,7 +229,7 @@ fn pod_gvk() -> Value {
     json!({"group": "", "version": "v1", "kind": "Pod"})
 }
 
-fn ok(schema: &str, codes: &[&str]) -> Value {
+pub(super) fn ok(schema: &str, codes: &[&str]) -> Value {
     let mut r = serde_json::Map::new();
     for c in codes {
         r.insert(
@@ -157,9 +244,22 @@ fn ok(schema: &str, codes: &[&str]) -> Value {
 /// One operation: `action` is the `x-kubernetes-action` (`get`, `list`, `post`, `put`, `patch`,
 /// `delete`), `body` the request body schema if any.
 fn op(id: &str, action: &str, params: Vec<Value>, body: Option<Value>, resp: Value) -> Value {
+    op_for("core_v1", pod_gvk(), id, action, params, body, resp)
+}
+
+/// [`op`] with its tag (`apps_v1`) and `x-kubernetes-group-version-kind`.
+pub(super) fn op_for(
+    tag: &str,
+    gvk: Value,
+    id: &str,
+    action: &str,
+    params: Vec<Value>,
+    body: Option<Value>,
+    resp: Value,
+) -> Value {
     let mut o = json!({
-        "tags": ["core_v1"], "operationId": id, "parameters": params, "responses": resp,
-        "x-kubernetes-action": action, "x-kubernetes-group-version-kind": pod_gvk(),
+        "tags": [tag], "operationId": id, "parameters": params, "responses": resp,
+        "x-kubernetes-action": action, "x-kubernetes-group-version-kind": gvk,
     });
     if let Some(b) = body {
         o["requestBody"] = b;
@@ -167,7 +267,7 @@ fn op(id: &str, action: &str, params: Vec<Value>, body: Option<Value>, resp: Val
     o
 }
 
-fn write_params() -> Vec<Value> {
+pub(super) fn write_params() -> Vec<Value> {
     vec![
         query_param(
             "dryRun",
@@ -184,6 +284,26 @@ fn write_params() -> Vec<Value> {
     ]
 }
 
+/// The request body of a PATCH: the four patch media types.
+pub(super) fn patch_body() -> Value {
+    json!({"content": {
+        "application/json-patch+json": {"schema": {"type": "object"}},
+        "application/merge-patch+json": {"schema": {"type": "object"}},
+        "application/strategic-merge-patch+json": {"schema": {"type": "object"}},
+        "application/apply-patch+yaml": {"schema": {"type": "object"}},
+    }, "required": true})
+}
+
+/// The query parameters of a PATCH: [`write_params`] and `force`.
+pub(super) fn patch_params() -> Vec<Value> {
+    let mut params = write_params();
+    params.push(query_param(
+        "force",
+        "Force is going to \"force\" Apply requests.",
+    ));
+    params
+}
+
 /// The Pod paths of kube-apiserver's `api/v1` document (collection and item), each operation
 /// tagged with its kind and action; the write operations list `fieldValidation`.
 fn paths() -> Value {
@@ -194,17 +314,8 @@ fn paths() -> Value {
     let name = path_param("name", "name of the Pod");
     let pretty = query_param("pretty", "If 'true', then the output is pretty printed.");
     let pod_body = json!({"content": {"*/*": {"schema": schema_ref("io.k8s.api.core.v1.Pod")}}, "required": true});
-    let patch_body = json!({"content": {
-        "application/json-patch+json": {"schema": {"type": "object"}},
-        "application/merge-patch+json": {"schema": {"type": "object"}},
-        "application/strategic-merge-patch+json": {"schema": {"type": "object"}},
-        "application/apply-patch+yaml": {"schema": {"type": "object"}},
-    }, "required": true});
-    let mut patch_params = write_params();
-    patch_params.push(query_param(
-        "force",
-        "Force is going to \"force\" Apply requests.",
-    ));
+    let patch_body = patch_body();
+    let patch_params = patch_params();
     json!({
         "/api/v1/namespaces/{namespace}/pods": {
             "parameters": [ns, pretty],
@@ -239,89 +350,4 @@ fn pretty_all() -> Value {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn document_has_pod_schema_and_a_validating_patch() {
-        let (text, hash) = document();
-        let doc: Value = serde_json::from_str(text).expect("json");
-        let pod = &doc["components"]["schemas"]["io.k8s.api.core.v1.Pod"];
-        assert_eq!(pod["x-kubernetes-group-version-kind"][0]["kind"], "Pod");
-        let patch = &doc["paths"]["/api/v1/namespaces/{namespace}/pods/{name}"]["patch"];
-        assert_eq!(patch["x-kubernetes-group-version-kind"]["kind"], "Pod");
-        assert!(
-            patch["parameters"]
-                .as_array()
-                .expect("params")
-                .iter()
-                .any(|p| p["name"] == "fieldValidation")
-        );
-        // Every $ref resolves inside the document.
-        let refs = regex::Regex::new(r##""\$ref":"#/components/schemas/([^"]+)""##).expect("re");
-        for c in refs.captures_iter(text) {
-            let name = &c[1];
-            assert!(
-                doc["components"]["schemas"].get(name).is_some(),
-                "dangling $ref {name}"
-            );
-        }
-        assert_eq!(hash.len(), 16);
-    }
-
-    #[test]
-    fn lists_carry_kube_apiserver_patch_metadata() {
-        let (text, _) = document();
-        let doc: Value = serde_json::from_str(text).expect("json");
-        let schemas = &doc["components"]["schemas"];
-        let spec = &schemas["io.k8s.api.core.v1.PodSpec"]["properties"];
-        for list in [
-            "containers",
-            "initContainers",
-            "ephemeralContainers",
-            "volumes",
-        ] {
-            assert_eq!(spec[list]["x-kubernetes-patch-merge-key"], "name", "{list}");
-            assert_eq!(
-                spec[list]["x-kubernetes-list-map-keys"],
-                json!(["name"]),
-                "{list}"
-            );
-        }
-        assert_eq!(
-            spec["volumes"]["x-kubernetes-patch-strategy"],
-            "merge,retainKeys"
-        );
-        assert_eq!(spec["tolerations"]["x-kubernetes-list-type"], "atomic");
-        assert!(
-            spec["tolerations"]
-                .get("x-kubernetes-patch-strategy")
-                .is_none()
-        );
-        let container = &schemas["io.k8s.api.core.v1.Container"]["properties"];
-        assert_eq!(
-            container["ports"]["x-kubernetes-patch-merge-key"],
-            "containerPort"
-        );
-        assert_eq!(
-            container["ports"]["x-kubernetes-list-map-keys"],
-            json!(["containerPort", "protocol"])
-        );
-        assert_eq!(
-            container["volumeMounts"]["x-kubernetes-patch-merge-key"],
-            "mountPath"
-        );
-        let status = &schemas["io.k8s.api.core.v1.PodStatus"]["properties"];
-        assert_eq!(status["conditions"]["x-kubernetes-patch-merge-key"], "type");
-        assert_eq!(
-            status["containerStatuses"]["x-kubernetes-list-type"],
-            "atomic"
-        );
-        let meta = &schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"];
-        assert_eq!(
-            meta["ownerReferences"]["x-kubernetes-patch-merge-key"],
-            "uid"
-        );
-        assert_eq!(meta["finalizers"]["x-kubernetes-list-type"], "set");
-    }
-}
+mod tests;

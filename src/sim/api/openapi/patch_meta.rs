@@ -8,9 +8,11 @@
 //! lists without one are sent whole), and the simulator's PATCH handler reads the same
 //! annotated schemas ([`super::schemas`]), so both sides agree.
 //!
-//! Source: the markers and struct tags of `k8s.io/api/core/v1/types.go` and
+//! Source: the markers and struct tags of `k8s.io/api/core/v1/types.go`,
+//! `k8s.io/api/apps/v1/types.go`, `k8s.io/api/batch/v1/types.go` and
 //! `k8s.io/apimachinery/pkg/apis/meta/v1/types.go` (`+listType`, `+listMapKey`, `+mapType`,
-//! `patchStrategy`, `patchMergeKey`), which kube-apiserver's OpenAPI carries verbatim.
+//! `patchStrategy`, `patchMergeKey`), which kube-apiserver's OpenAPI carries verbatim. The
+//! workloads reach the PodSpec rows through `spec.template` (a `$ref` to PodTemplateSpec).
 
 use serde_json::{Map, Value, json};
 
@@ -21,8 +23,8 @@ const META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 
 /// One row of [`LISTS`]: `(schema, property, x-kubernetes-list-type,
 /// x-kubernetes-list-map-keys, x-kubernetes-patch-strategy, x-kubernetes-patch-merge-key)`;
-/// empty strings and lists are absent extensions. Schemas are core/v1 names, or meta/v1 names
-/// written `meta.<Name>`.
+/// empty strings and lists are absent extensions. Schemas are core/v1 names, or meta/v1,
+/// apps/v1 and batch/v1 names written `meta.<Name>`, `apps.<Name>`, `batch.<Name>`.
 type ListRow = (
     &'static str,
     &'static str,
@@ -121,6 +123,19 @@ const LISTS: &[ListRow] = &[
     ("SecretVolumeSource", "items", "atomic", &[], "", ""),
     ("TopologySpreadConstraint", "matchLabelKeys", "atomic", &[], "", ""),
     ("VolumeMount", "bindMountOptions", "set", &[], "", ""),
+    ("apps.DaemonSetStatus", "conditions", "map", &["type"], "merge", "type"),
+    ("apps.DeploymentStatus", "conditions", "map", &["type"], "merge", "type"),
+    ("apps.ReplicaSetStatus", "conditions", "map", &["type"], "merge", "type"),
+    ("apps.StatefulSetSpec", "volumeClaimTemplates", "atomic", &[], "", ""),
+    ("apps.StatefulSetStatus", "conditions", "map", &["type"], "merge", "type"),
+    ("batch.CronJobStatus", "active", "atomic", &[], "", ""),
+    ("batch.JobStatus", "conditions", "atomic", &[], "merge", "type"),
+    ("batch.PodFailurePolicy", "rules", "atomic", &[], "", ""),
+    ("batch.PodFailurePolicyOnExitCodesRequirement", "values", "set", &[], "", ""),
+    ("batch.PodFailurePolicyRule", "onPodConditions", "atomic", &[], "", ""),
+    ("batch.SuccessPolicy", "rules", "atomic", &[], "", ""),
+    ("batch.UncountedTerminatedPods", "failed", "set", &[], "", ""),
+    ("batch.UncountedTerminatedPods", "succeeded", "set", &[], "", ""),
     ("meta.LabelSelector", "matchExpressions", "atomic", &[], "", ""),
     ("meta.LabelSelectorRequirement", "values", "atomic", &[], "", ""),
     ("meta.ObjectMeta", "finalizers", "set", &[], "merge", ""),
@@ -133,9 +148,10 @@ const LISTS: &[ListRow] = &[
 const ATOMIC_MAPS: &[(&str, &str)] = &[("PodSpec", "nodeSelector")];
 
 fn schema_name(short: &str) -> String {
-    match short.strip_prefix("meta.") {
-        Some(name) => format!("{META}{name}"),
-        None => format!("{CORE}{short}"),
+    match short.split_once('.') {
+        Some(("meta", name)) => format!("{META}{name}"),
+        Some((group @ ("apps" | "batch"), name)) => format!("io.k8s.api.{group}.v1.{name}"),
+        _ => format!("{CORE}{short}"),
     }
 }
 

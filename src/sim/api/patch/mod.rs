@@ -7,6 +7,7 @@ mod strategic;
 use json_patch::{PatchErrorKind, PatchOperation};
 use serde_json::Value;
 
+use super::object::Resource;
 use super::status::ApiError;
 
 /// Which patch format a `Content-Type` names.
@@ -38,6 +39,28 @@ impl PatchKind {
 /// operation, path not found, non-object merge patch root, bad `$patch` directive), 422 for a
 /// failed JSON patch `test`.
 pub fn apply(kind: PatchKind, doc: &mut Value, patch: &Value) -> Result<(), ApiError> {
+    apply_with_schema(kind, doc, patch, strategic::POD)
+}
+
+/// The OpenAPI schema name of an object of `resource` (`io.k8s.api.apps.v1.Deployment`), the
+/// root a strategic merge patch of it follows.
+pub fn schema_name(resource: Resource) -> String {
+    let group = match resource.group() {
+        "" => "core",
+        g => g,
+    };
+    format!("io.k8s.api.{group}.v1.{}", resource.kind())
+}
+
+/// [`apply`] for an object of schema `root` (e.g. [`schema_name`] of a Deployment, or
+/// `io.k8s.api.autoscaling.v1.Scale`): a strategic merge patch follows that schema's patch
+/// strategies and merge keys down to the pod template's containers. Errors: as [`apply`].
+pub fn apply_with_schema(
+    kind: PatchKind,
+    doc: &mut Value,
+    patch: &Value,
+    root: &str,
+) -> Result<(), ApiError> {
     match kind {
         PatchKind::Merge => {
             if !patch.is_object() {
@@ -46,7 +69,7 @@ pub fn apply(kind: PatchKind, doc: &mut Value, patch: &Value) -> Result<(), ApiE
             json_patch::merge(doc, patch);
             Ok(())
         }
-        PatchKind::Strategic => strategic::apply(doc, patch, strategic::POD),
+        PatchKind::Strategic => strategic::apply(doc, patch, root),
         PatchKind::Json => apply_json_patch(doc, patch),
     }
 }

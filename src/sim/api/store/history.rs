@@ -131,6 +131,7 @@ impl Store {
             }
         }
         // No receivers is fine: nobody is watching.
+        let _ = self.inner.controllers.send(change.clone());
         let _ = self.inner.changes.send(change);
         self.inner.activity.send_modify(|n| *n = n.wrapping_add(1));
     }

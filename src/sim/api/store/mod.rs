@@ -5,7 +5,7 @@
 //! model all drive the same instance. By concept: [`objects`] (pods and events), [`history`]
 //! (changes, watch starts, 410), [`logs`] (container log lines, each instance's bounded
 //! [`logbuf`]), [`intents`] (work for the
-//! kubelet driver), [`stream_cuts`] (a test knob that cuts the open exec/port-forward connections).
+//! kubelet driver), [`workloads`] (the apps/v1 and batch/v1 objects), [`stream_cuts`] (a test knob that cuts the open exec/port-forward connections).
 
 mod history;
 mod intents;
@@ -13,6 +13,9 @@ pub(crate) mod logbuf;
 mod logs;
 mod objects;
 mod stream_cuts;
+mod workloads;
+#[cfg(test)]
+mod workloads_tests;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -24,10 +27,12 @@ use tokio::sync::{Notify, broadcast, watch};
 use crate::sim::SimClock;
 use logbuf::LogBuf;
 
+use crate::sim::api::object::{Object, Resource};
 pub use history::{Change, ChangeType, HISTORY_LIMIT};
 pub(crate) use intents::Intent;
 pub use logs::LogLine;
 use objects::collect;
+pub use workloads::Propagation;
 
 /// Capacity of the live change channel; a watch that falls this far behind ends with 410 Expired.
 const CHANNEL_CAPACITY: usize = 1024;
@@ -37,6 +42,8 @@ struct State {
     rv: u64,
     pods: BTreeMap<(String, String), Arc<Pod>>,
     events: BTreeMap<(String, String), Arc<Event>>,
+    /// The apps/v1 and batch/v1 objects, per resource, keyed by (namespace, name).
+    workloads: BTreeMap<Resource, BTreeMap<(String, String), Object>>,
     history: VecDeque<Arc<Change>>,
     /// Watches at RV >= this can be replayed; older ones get 410 `(history_start)`.
     history_start: u64,
@@ -49,6 +56,9 @@ struct State {
 struct Inner {
     state: Mutex<State>,
     changes: broadcast::Sender<Arc<Change>>,
+    /// The same changes for in-process subscribers ([`Store::subscribe`]), apart so that
+    /// [`Store::watchers`] counts client watches only.
+    controllers: broadcast::Sender<Arc<Change>>,
     shutdown: watch::Sender<bool>,
     clock: SimClock,
     /// Woken when an [`Intent`] is queued (a stored permit, so none is lost).
@@ -70,6 +80,7 @@ impl Store {
     /// An empty store (RV 0) using `clock` for `creationTimestamp` defaults and Table ages.
     pub fn new(clock: SimClock) -> Self {
         let (changes, _) = broadcast::channel(CHANNEL_CAPACITY);
+        let (controllers, _) = broadcast::channel(CHANNEL_CAPACITY);
         let (shutdown, _) = watch::channel(false);
         let (activity, _) = watch::channel(0);
         let (stream_cuts, _) = watch::channel(0);
@@ -77,6 +88,7 @@ impl Store {
             inner: Arc::new(Inner {
                 state: Mutex::new(State::default()),
                 changes,
+                controllers,
                 shutdown,
                 clock,
                 intent_ready: Notify::new(),

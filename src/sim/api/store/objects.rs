@@ -230,6 +230,16 @@ pub(super) fn collect(st: &State, resource: Resource, ns: Option<&str>) -> Vec<O
             .filter(|(k, _)| in_ns(k))
             .map(|(_, e)| Object::Event(e.clone()))
             .collect(),
+        _ => st
+            .workloads
+            .get(&resource)
+            .map(|m| {
+                m.iter()
+                    .filter(|(k, _)| in_ns(k))
+                    .map(|(_, o)| o.clone())
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 

@@ -1,37 +1,14 @@
-//! Server-side printing: `meta.k8s.io/v1` Tables for `kubectl get` (Accept `…;as=Table;…`).
-//!
-//! Columns mirror kubernetes `pkg/printers/internalversion/printers.go` (AddHandlers): pods
-//! `Name, Ready, Status, Restarts, Age` (priority 0) and `IP, Node, Nominated Node, Readiness Gates`
-//! (priority 1); events `Last Seen, Type, Reason, Object, Subobject*, Source*, Message, First Seen*,
-//! Count*, Name*` (* priority 1). Cells come from [`crate::model::printer`]; the server always
-//! generates the wide cells. `rows[].object` is a `PartialObjectMetadata` (`includeObject=Metadata`).
+//! The core/v1 Tables: pods and events (`printPod`, `printEvent` of
+//! `pkg/printers/internalversion/printers.go`).
 
-use axum::http::{HeaderMap, header};
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{Event, Pod};
 use serde_json::{Value, json};
 
-use super::object::{Object, Resource};
+use super::column;
 use crate::model::printer;
 
-/// Whether the request's `Accept` asks for a Table (kubectl get does; kube-rs never does).
-pub fn wants_table(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(header::ACCEPT)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .any(|v| v.contains("as=Table"))
-}
-
-fn column(name: &str, priority: u8, description: &str) -> Value {
-    let mut c = json!({"name": name, "type": "string", "format": "", "description": description, "priority": priority});
-    if name == "Name" {
-        c["format"] = json!("name");
-    }
-    c
-}
-
-fn pod_columns() -> Vec<Value> {
+pub(super) fn pod_columns() -> Vec<Value> {
     vec![
         column("Name", 0, "Name must be unique within a namespace."),
         column(
@@ -77,7 +54,7 @@ fn pod_columns() -> Vec<Value> {
     ]
 }
 
-fn event_columns() -> Vec<Value> {
+pub(super) fn event_columns() -> Vec<Value> {
     vec![
         column(
             "Last Seen",
@@ -116,16 +93,7 @@ fn event_columns() -> Vec<Value> {
     ]
 }
 
-fn partial_metadata(obj: &Object) -> Value {
-    let meta = obj
-        .to_json()
-        .get("metadata")
-        .cloned()
-        .unwrap_or_else(|| json!({}));
-    json!({"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": meta})
-}
-
-fn pod_row(pod: &Pod, now: Timestamp) -> Value {
+pub(super) fn pod_row(pod: &Pod, now: Timestamp) -> Value {
     let r = printer::pod_row(pod, now);
     let conditions: Vec<Value> = printer::row_conditions(pod)
         .into_iter()
@@ -140,7 +108,7 @@ fn pod_row(pod: &Pod, now: Timestamp) -> Value {
     row
 }
 
-fn event_row(e: &Event, now: Timestamp) -> Value {
+pub(super) fn event_row(e: &Event, now: Timestamp) -> Value {
     let first = e
         .first_timestamp
         .as_ref()
@@ -191,31 +159,4 @@ fn event_row(e: &Event, now: Timestamp) -> Value {
         count,
         e.metadata.name.clone().unwrap_or_default(),
     ]})
-}
-
-/// A `meta.k8s.io/v1` Table of `objects` (all of kind `resource`) at `now`, with
-/// `metadata.resourceVersion` = `rv`.
-pub fn table(resource: Resource, objects: &[Object], rv: u64, now: Timestamp) -> Value {
-    let columns = match resource {
-        Resource::Pods => pod_columns(),
-        Resource::Events => event_columns(),
-    };
-    let rows: Vec<Value> = objects
-        .iter()
-        .map(|o| {
-            let mut row = match o {
-                Object::Pod(p) => pod_row(p, now),
-                Object::Event(e) => event_row(e, now),
-            };
-            row["object"] = partial_metadata(o);
-            row
-        })
-        .collect();
-    json!({
-        "kind": "Table",
-        "apiVersion": "meta.k8s.io/v1",
-        "metadata": {"resourceVersion": rv.to_string()},
-        "columnDefinitions": columns,
-        "rows": rows,
-    })
 }

@@ -1,0 +1,407 @@
+//! Workload writes: `POST` (create), `PUT`/`PATCH` of the object (spec and metadata; the
+//! stored status is kept) and of `…/status` (only status is written), `DELETE` with
+//! `propagationPolicy` and preconditions, and `DELETE` of a collection. The rules follow the
+//! registry strategies of `pkg/registry/apps/*/strategy.go` and `pkg/registry/batch/*/strategy.go`
+//! (`docs/workloads-api.md`).
+
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::response::Response;
+use serde_json::{Value, json};
+
+use super::{defaults, object_response, resolve, respond, scale, validate};
+use crate::sim::api::decode::{self, FieldValidation};
+use crate::sim::api::object::{Object, Resource};
+use crate::sim::api::patch::{self, PatchKind};
+use crate::sim::api::query::Query;
+use crate::sim::api::select::Selector;
+use crate::sim::api::status::{ApiError, json_response};
+use crate::sim::api::store::{Propagation, Store};
+
+type ItemPath = Path<(String, String, String, String, String)>;
+
+fn is_yaml(h: &HeaderMap) -> bool {
+    h.get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("yaml"))
+}
+
+/// 415 for a body that is neither JSON nor YAML (client-go's typed clients, as `kubectl create
+/// deployment` uses them, send `application/vnd.kubernetes.protobuf`, which is not simulated).
+fn json_or_yaml(h: &HeaderMap) -> Result<(), ApiError> {
+    let ct = content_type(h);
+    if ct.contains("protobuf") || ct.contains("cbor") {
+        return Err(ApiError {
+            code: 415,
+            reason: "UnsupportedMediaType",
+            message: format!(
+                "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got {:?})",
+                ct.split(';').next().unwrap_or("").trim()
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn content_type(h: &HeaderMap) -> &str {
+    h.get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}
+
+/// `POST /apis/{group}/v1/namespaces/{ns}/{plural}` → 201 Created with the stored object:
+/// decoded ([`decode::decode_object`], `fieldValidation`), namespace checked, status cleared,
+/// defaults applied, validated, then stored by [`Store::create_object`] (name, uid,
+/// generation). Errors: 400, 409 AlreadyExists, 422 Invalid.
+pub(super) async fn create(
+    State(store): State<Store>,
+    Path((group, version, ns, plural)): Path<(String, String, String, String)>,
+    RawQuery(q): RawQuery,
+    h: HeaderMap,
+    body: Bytes,
+) -> Response {
+    respond((|| {
+        let res = resolve(&group, &version, &plural)?;
+        let q = Query::parse(q.as_deref());
+        let fv = FieldValidation::parse(q.get("fieldValidation"))?;
+        json_or_yaml(&h)?;
+        let value = decode::parse_body(&body, is_yaml(&h))?;
+        let (obj, warnings) = decode::decode_object(res, value, fv)?;
+        let mut doc = obj.to_json();
+        match doc["metadata"]["namespace"].as_str() {
+            None | Some("") => doc["metadata"]["namespace"] = json!(ns),
+            Some(n) if n == ns => {}
+            Some(_) => {
+                return Err(ApiError::bad_request(
+                    "the namespace of the provided object does not match the namespace sent on the request",
+                ));
+            }
+        }
+        if let Some(m) = doc.as_object_mut() {
+            m.remove("status");
+        }
+        let mut obj = Object::from_json(res, doc)?;
+        let named = !obj.name().is_empty()
+            || obj
+                .meta()
+                .generate_name
+                .as_deref()
+                .is_some_and(|g| !g.is_empty());
+        if !named {
+            return Err(ApiError::invalid(
+                &format!("{}.{}", res.kind(), res.group()),
+                "",
+                &["metadata.name: Required value: name or generateName is required".into()],
+            ));
+        }
+        defaults::apply(&mut obj);
+        validate::check(&obj)?;
+        let created = store.create_object(obj)?;
+        Ok(object_response(StatusCode::CREATED, &created, &warnings))
+    })())
+}
+
+/// A PUT body (decoded before the object is looked up) or a PATCH.
+pub(super) enum Body {
+    /// The whole object, and its unknown-field warnings.
+    Replace(Value),
+    /// A patch of the stored object.
+    Patch(PatchKind, Value),
+}
+
+impl Body {
+    /// Reads a PUT or PATCH body. Errors: 400 (malformed), 415 (unknown patch type).
+    pub(super) fn read(method: &Method, h: &HeaderMap, body: &[u8]) -> Result<Body, ApiError> {
+        if *method == Method::PATCH {
+            Ok(Body::Patch(
+                PatchKind::from_content_type(content_type(h))?,
+                decode::decode_patch(body)?,
+            ))
+        } else {
+            json_or_yaml(h)?;
+            Ok(Body::Replace(decode::parse_body(body, is_yaml(h))?))
+        }
+    }
+
+    /// The new document: the body, or the patch applied to `current` (of schema `root`).
+    pub(super) fn apply(&self, current: Value, root: &str) -> Result<Value, ApiError> {
+        match self {
+            Body::Replace(v) => Ok(v.clone()),
+            Body::Patch(kind, p) => {
+                let mut doc = current;
+                patch::apply_with_schema(*kind, &mut doc, p, root)?;
+                Ok(doc)
+            }
+        }
+    }
+}
+
+/// 400 for a body naming another object, 409 Conflict for a stale `metadata.resourceVersion`.
+pub(super) fn check_identity(
+    res: Resource,
+    name: &str,
+    new: &Value,
+    stored_rv: Option<&str>,
+) -> Result<(), ApiError> {
+    if let Some(n) = new["metadata"]["name"].as_str()
+        && !n.is_empty()
+        && n != name
+    {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({n}) does not match the name on the URL ({name})"
+        )));
+    }
+    if let Some(rv) = new["metadata"]["resourceVersion"].as_str()
+        && !rv.is_empty()
+        && Some(rv) != stored_rv
+    {
+        return Err(ApiError::conflict(
+            &res.qualified(),
+            name,
+            "the object has been modified; please apply your changes to the latest version and try again",
+        ));
+    }
+    Ok(())
+}
+
+/// Writes `body` over `stored`: the object but its status (`status_only` = false) or only the
+/// status (`status_only` = true). Server-owned metadata is [`Store::update_object`]'s.
+fn overwrite(
+    stored: &mut Object,
+    body: &Body,
+    name: &str,
+    fv: FieldValidation,
+    status_only: bool,
+    warnings: &mut Vec<String>,
+) -> Result<(), ApiError> {
+    let res = stored.resource();
+    let current = stored.to_json();
+    let doc = body.apply(current.clone(), &patch::schema_name(res))?;
+    let (new, w) = decode::decode_object(res, doc, fv)?;
+    *warnings = w;
+    let new_json = new.to_json();
+    check_identity(
+        res,
+        name,
+        &new_json,
+        stored.meta().resource_version.as_deref(),
+    )?;
+    let (mut merged, from) = if status_only {
+        (current, new_json)
+    } else {
+        (new_json, current)
+    };
+    match from.get("status") {
+        Some(s) if !s.is_null() => merged["status"] = s.clone(),
+        _ => {
+            if let Some(m) = merged.as_object_mut() {
+                m.remove("status");
+            }
+        }
+    }
+    let mut obj = Object::from_json(res, merged)?;
+    if !status_only {
+        defaults::apply(&mut obj);
+        validate::check(&obj)?;
+    }
+    *stored = obj;
+    Ok(())
+}
+
+fn update_object(
+    store: &Store,
+    path: (String, String, String, String, String),
+    method: &Method,
+    q: Option<&str>,
+    h: &HeaderMap,
+    body: &[u8],
+    status_only: bool,
+) -> Result<Response, ApiError> {
+    let (group, version, ns, plural, name) = path;
+    let res = resolve(&group, &version, &plural)?;
+    let q = Query::parse(q);
+    let fv = FieldValidation::parse(q.get("fieldValidation"))?;
+    let body = Body::read(method, h, body)?;
+    let mut warnings = Vec::new();
+    let obj = store.update_object(res, &ns, &name, |stored| {
+        overwrite(stored, &body, &name, fv, status_only, &mut warnings)
+    })?;
+    Ok(object_response(StatusCode::OK, &obj, &warnings))
+}
+
+/// `PUT`/`PATCH /apis/{group}/v1/namespaces/{ns}/{plural}/{name}` → 200 with the stored object.
+pub(super) async fn update(
+    State(store): State<Store>,
+    Path(path): ItemPath,
+    method: Method,
+    RawQuery(q): RawQuery,
+    h: HeaderMap,
+    body: Bytes,
+) -> Response {
+    respond(update_object(
+        &store,
+        path,
+        &method,
+        q.as_deref(),
+        &h,
+        &body,
+        false,
+    ))
+}
+
+/// `PUT`/`PATCH …/{name}/status` (only status written) and `…/{name}/scale`.
+pub(super) async fn update_sub(
+    State(store): State<Store>,
+    Path((group, version, ns, plural, name, sub)): Path<(
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+    )>,
+    method: Method,
+    RawQuery(q): RawQuery,
+    h: HeaderMap,
+    body: Bytes,
+) -> Response {
+    respond((|| {
+        let res = resolve(&group, &version, &plural)?;
+        match sub.as_str() {
+            "status" => update_object(
+                &store,
+                (group, version, ns, plural, name),
+                &method,
+                q.as_deref(),
+                &h,
+                &body,
+                true,
+            ),
+            "scale" if res.has_scale() => {
+                let b = Body::read(&method, &h, &body)?;
+                scale::update(&store, res, &ns, &name, &b)
+            }
+            _ => Err(ApiError::no_route()),
+        }
+    })())
+}
+
+/// The `DeleteOptions` of a DELETE: the body's JSON, or empty. Errors: 400.
+fn delete_options(body: &[u8]) -> Result<Value, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(json!({}));
+    }
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request(format!("DeleteOptions: json parse error: {e}")))
+}
+
+/// The propagation a DELETE asks for: `propagationPolicy` (query, then body), else
+/// `orphanDependents` (`true` → Orphan), else the resource's default: Orphan for batch/v1
+/// Jobs (kept for old clients, as the Job registry does), Background for the rest.
+fn propagation(res: Resource, q: &Query, opts: &Value) -> Result<Propagation, ApiError> {
+    let asked = q
+        .get("propagationPolicy")
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .or_else(|| opts["propagationPolicy"].as_str().map(str::to_string));
+    if let Some(p) = asked {
+        return Propagation::parse(&p);
+    }
+    let orphan = q
+        .get("orphanDependents")
+        .map(|v| v == "true")
+        .or_else(|| opts["orphanDependents"].as_bool());
+    Ok(match orphan {
+        Some(true) => Propagation::Orphan,
+        Some(false) => Propagation::Background,
+        None if res == Resource::Jobs => Propagation::Orphan,
+        None => Propagation::Background,
+    })
+}
+
+/// Deletes one object; the answer the API server gives: a `Status` of `Success` with
+/// `details` (name, group, kind = the plural, uid) when it is gone, the object (with
+/// `deletionTimestamp`) when finalizers hold it.
+fn delete_one(
+    store: &Store,
+    res: Resource,
+    ns: &str,
+    name: &str,
+    q: &Query,
+    opts: &Value,
+) -> Result<Response, ApiError> {
+    let obj = store
+        .object(res, ns, name)
+        .ok_or_else(|| ApiError::not_found(&res.qualified(), name))?;
+    let pre = &opts["preconditions"];
+    for (field, have) in [
+        ("uid", obj.meta().uid.as_deref()),
+        ("resourceVersion", obj.meta().resource_version.as_deref()),
+    ] {
+        if let Some(want) = pre[field].as_str()
+            && Some(want) != have
+        {
+            let why = format!(
+                "Precondition failed: {field} in precondition: {want}, {field} in object meta: {}",
+                have.unwrap_or("")
+            );
+            return Err(ApiError::conflict(&res.qualified(), name, &why));
+        }
+    }
+    let last = store.delete_object_with(res, ns, name, propagation(res, q, opts)?)?;
+    if store.object(res, ns, name).is_some() {
+        return Ok(object_response(StatusCode::OK, &last, &[]));
+    }
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({
+            "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
+            "details": {"name": name, "group": res.group(), "kind": res.plural(), "uid": last.meta().uid},
+        }),
+    ))
+}
+
+/// `DELETE /apis/{group}/v1/namespaces/{ns}/{plural}/{name}`.
+pub(super) async fn delete(
+    State(store): State<Store>,
+    Path((group, version, ns, plural, name)): ItemPath,
+    RawQuery(q): RawQuery,
+    body: Bytes,
+) -> Response {
+    respond((|| {
+        let res = resolve(&group, &version, &plural)?;
+        let opts = delete_options(&body)?;
+        delete_one(&store, res, &ns, &name, &Query::parse(q.as_deref()), &opts)
+    })())
+}
+
+/// `DELETE /apis/{group}/v1/namespaces/{ns}/{plural}` (deletecollection): every object the
+/// label and field selectors match, answered with the list of their last states.
+pub(super) async fn delete_collection(
+    State(store): State<Store>,
+    Path((group, version, ns, plural)): Path<(String, String, String, String)>,
+    RawQuery(q): RawQuery,
+    body: Bytes,
+) -> Response {
+    respond((|| {
+        let res = resolve(&group, &version, &plural)?;
+        let q = Query::parse(q.as_deref());
+        let opts = delete_options(&body)?;
+        let sel = Selector::parse(res, q.get("fieldSelector"), q.get("labelSelector"))?;
+        let (objects, _) = store.list(res, Some(&ns));
+        let mut items = Vec::new();
+        for o in objects.iter().filter(|o| sel.matches(o)) {
+            let last =
+                store.delete_object_with(res, &ns, o.name(), propagation(res, &q, &opts)?)?;
+            items.push(last.to_json());
+        }
+        Ok(json_response(
+            StatusCode::OK,
+            &json!({
+                "kind": format!("{}List", res.kind()), "apiVersion": res.api_version(),
+                "metadata": {"resourceVersion": store.resource_version().to_string()}, "items": items,
+            }),
+        ))
+    })())
+}

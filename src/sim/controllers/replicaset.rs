@@ -1,0 +1,146 @@
+//! The ReplicaSet controller (`pkg/controller/replicaset/replica_set.go`): keeps
+//! `spec.replicas` active pods made from `spec.template` and reports them in `status`.
+//!
+//! - Owned pods are those whose controller `ownerReference` is the ReplicaSet (no adoption).
+//!   Pods that are terminal or terminating do not count, so a deleted pod is replaced at once.
+//! - Too few: new pods `<rs>-<5 chars>` (`generateName: <rs>-`), the template's labels and
+//!   annotations, `ownerReferences [{apps/v1 ReplicaSet, controller, blockOwnerDeletion}]`;
+//!   Event `SuccessfulCreate` `Created pod: <name>`.
+//! - Too many: the surplus is deleted in [`sort_for_deletion`] order; `SuccessfulDelete`
+//!   `Deleted pod: <name>`.
+//! - `status`: `replicas` (active pods), `fullyLabeledReplicas` (those carrying every template
+//!   label), `readyReplicas`, `availableReplicas` (Ready for `minReadySeconds`),
+//!   `observedGeneration`; a pod that becomes available later is a wake-up.
+
+use jiff::Timestamp;
+use k8s_openapi::api::apps::v1::{ReplicaSet, ReplicaSetStatus};
+use k8s_openapi::api::core::v1::Pod;
+
+use super::events::event;
+use super::pods::{self, is_active, is_ready, sort_for_deletion};
+use super::{Action, Kind, Outcome, Snapshot, Workload, ids, owner_reference};
+
+const COMPONENT: &str = "replicaset-controller";
+
+/// Reconciles every ReplicaSet of `snap` (see the module docs).
+pub fn reconcile(snap: &Snapshot, now: Timestamp) -> Outcome {
+    let mut out = Outcome::default();
+    for rs in &snap.replica_sets {
+        if rs.metadata.deletion_timestamp.is_none() {
+            reconcile_one(snap, rs, now, &mut out);
+        }
+    }
+    out
+}
+
+fn reconcile_one(snap: &Snapshot, rs: &ReplicaSet, now: Timestamp, out: &mut Outcome) {
+    let (ns, name, uid) = ids(&rs.metadata);
+    let spec = &rs.spec;
+    let want = spec.replicas.unwrap_or(1).max(0) as usize;
+    let min_ready = spec.min_ready_seconds.unwrap_or(0);
+    let mut active: Vec<&Pod> = snap
+        .pods_of(&uid)
+        .into_iter()
+        .filter(|p| is_active(p))
+        .collect();
+    if active.len() < want {
+        let Some(template) = spec.template.as_ref() else {
+            return;
+        };
+        for _ in active.len()..want {
+            let pod_name = format!("{name}-{}", pods::random_suffix());
+            let pod = pods::from_template(
+                template,
+                &ns,
+                &pod_name,
+                Some(format!("{name}-")),
+                owner_reference(Kind::ReplicaSet, &rs.metadata),
+            );
+            out.actions.push(Action::CreatePod(Box::new(pod)));
+            out.actions.push(event(
+                Kind::ReplicaSet,
+                &rs.metadata,
+                "Normal",
+                "SuccessfulCreate",
+                format!("Created pod: {pod_name}"),
+                COMPONENT,
+                now,
+            ));
+        }
+    } else if active.len() > want {
+        sort_for_deletion(&mut active);
+        for p in &active[..active.len() - want] {
+            let (pns, pname, puid) = ids(&p.metadata);
+            out.actions.push(Action::DeletePod {
+                namespace: pns,
+                name: pname.clone(),
+                uid: puid,
+            });
+            out.actions.push(event(
+                Kind::ReplicaSet,
+                &rs.metadata,
+                "Normal",
+                "SuccessfulDelete",
+                format!("Deleted pod: {pname}"),
+                COMPONENT,
+                now,
+            ));
+        }
+    }
+    let status = status(rs, &active, min_ready, now, out);
+    if rs.status.as_ref() != Some(&status) {
+        let mut new = rs.clone();
+        new.status = Some(status);
+        out.actions
+            .push(Action::Status(Box::new(Workload::ReplicaSet(new))));
+    }
+}
+
+/// The status for the `active` pods at `now`; asks `out` to wake when a ready pod becomes
+/// available.
+fn status(
+    rs: &ReplicaSet,
+    active: &[&Pod],
+    min_ready: i32,
+    now: Timestamp,
+    out: &mut Outcome,
+) -> ReplicaSetStatus {
+    let template_labels = rs
+        .spec
+        .template
+        .as_ref()
+        .and_then(|t| t.metadata.as_ref())
+        .and_then(|m| m.labels.clone())
+        .unwrap_or_default();
+    let fully = active
+        .iter()
+        .filter(|p| {
+            let labels = p.metadata.labels.clone().unwrap_or_default();
+            template_labels
+                .iter()
+                .all(|(k, v)| labels.get(k) == Some(v))
+        })
+        .count();
+    let ready = active.iter().filter(|p| is_ready(p)).count();
+    let mut available = 0;
+    for p in active {
+        match pods::available_at(p, min_ready) {
+            Some(t) if t <= now => available += 1,
+            Some(t) => out.wake_at(t),
+            None => {}
+        }
+    }
+    let old = rs.status.clone().unwrap_or_default();
+    ReplicaSetStatus {
+        replicas: active.len() as i32,
+        fully_labeled_replicas: Some(fully as i32),
+        ready_replicas: Some(ready as i32),
+        available_replicas: Some(available),
+        observed_generation: rs.metadata.generation,
+        conditions: old.conditions,
+        terminating_replicas: old.terminating_replicas,
+    }
+}
+
+#[cfg(test)]
+mod tests;
