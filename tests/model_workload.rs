@@ -137,7 +137,7 @@ fn bad_selectors_get_the_servers_words() {
     let cases = [
         (
             "a in x",
-            "unable to parse requirement: found 'x', expected: '('",
+            "unable to parse requirement: found 'x' expected: '('",
         ),
         (
             "a b",
@@ -172,7 +172,7 @@ fn bad_selectors_get_the_servers_words() {
     );
     assert_eq!(
         TargetRef::selector("a in x"),
-        Err("error: unable to parse requirement: found 'x', expected: '('".into())
+        Err("error: unable to parse requirement: found 'x' expected: '('".into())
     );
     assert!(
         TargetRef::selector(" ").is_err(),

@@ -112,6 +112,58 @@ fn the_new_replica_sets_crashing_pod_names_the_change_and_the_undo() {
 }
 
 #[test]
+fn the_change_the_crash_names_is_the_suspect() {
+    let sets = [
+        replica_set("7d9f8", 2, "1.0", "8080", 3, 3),
+        replica_set("6c8f9", 3, "1.1", "abc", 1, 0),
+    ];
+    let summary = from_deployment(&deployment(json!({})), &sets);
+    let p = pod("web-6c8f9-a", "6c8f9", 20, "Running", crash_loop(), false);
+    let mut logs = LogTails::default();
+    logs.previous.insert(
+        "hello".into(),
+        podscope::model::diagnosis::LogTail {
+            restart_count: 3,
+            lines: Ok(vec![
+                "listen: listen tcp: lookup tcp/abc: unknown port".into(),
+            ]),
+        },
+    );
+    let (events, related) = (Vec::new(), Related::new());
+    let inputs = Inputs::new(
+        &p.pod,
+        &events,
+        &logs,
+        &related,
+        &OwnerStatus::Unknown,
+        now(),
+    )
+    .with_workload(Some(&summary));
+    let f = diagnose(&inputs).remove(0);
+    assert_eq!(
+        f.headline,
+        "the new ReplicaSet's pods fail (CrashLoopBackOff) since PORT changed to \"abc\" (and 1 \
+         more change); the old ReplicaSet's pods are healthy"
+    );
+    // Without a log naming it, two changes are just "the template".
+    let bare = LogTails::default();
+    let inputs = Inputs::new(
+        &p.pod,
+        &events,
+        &bare,
+        &related,
+        &OwnerStatus::Unknown,
+        now(),
+    )
+    .with_workload(Some(&summary));
+    assert!(
+        diagnose(&inputs)[0]
+            .headline
+            .contains("since the template changed;")
+    );
+}
+
+#[test]
 fn an_old_pod_or_unhealthy_old_replica_set_is_not_blamed_on_the_rollout() {
     let sets = [
         replica_set("7d9f8", 2, "1.0", "8080", 3, 2),

@@ -85,20 +85,26 @@ pub struct Snapshot {
     pub log_tails: LogTails,
     /// Answers about the objects the findings rest on.
     pub related: Related,
+    /// The workload the pod was chosen from (`podscope deploy/web --once`), for the rollout
+    /// findings; `None` for a pod target. Set by the caller after [`read_snapshot`].
+    pub workload: Option<crate::model::workload::WorkloadSummary>,
 }
 
 impl Snapshot {
     /// The diagnosis of what was read, at `now`.
     #[must_use]
     pub fn diagnose(&self, now: jiff::Timestamp) -> Vec<Finding> {
-        crate::model::diagnosis::diagnose(&Inputs::new(
-            &self.pod,
-            &self.events,
-            &self.log_tails,
-            &self.related,
-            &self.owner,
-            now,
-        ))
+        crate::model::diagnosis::diagnose(
+            &Inputs::new(
+                &self.pod,
+                &self.events,
+                &self.log_tails,
+                &self.related,
+                &self.owner,
+                now,
+            )
+            .with_workload(self.workload.as_ref()),
+        )
     }
 }
 
@@ -179,6 +185,7 @@ pub async fn read_snapshot(target: &Target) -> Result<Snapshot, ReadError> {
         owner,
         log_tails,
         related: Related::new(),
+        workload: None,
     })
 }
 

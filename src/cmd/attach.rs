@@ -13,6 +13,7 @@ use crate::cluster::on_demand::PodLister;
 use crate::cluster::one_shot::{pod_names, preflight};
 use crate::cluster::{Session, Target, connect};
 use crate::model::pod_ref::{closest_names, validate_pod_name};
+use crate::model::workload::TargetRef;
 
 /// Capacity of the one channel that feeds the loop; a full channel slows producers, not the UI.
 pub const CHANNEL_CAPACITY: usize = 1024;
@@ -34,6 +35,19 @@ pub async fn attach_with(
     lister: Option<PodLister>,
 ) -> color_eyre::Result<ExitCode> {
     let opts = args.connect_options();
+    if args.once {
+        // A workload or selector target: resolved, its pod chosen, printed (`once::workload`).
+        // A pod, or no target, goes on below.
+        match TargetRef::from_args(args.target.as_deref(), args.selector.as_deref()) {
+            Ok(Some(t @ (TargetRef::Workload(_) | TargetRef::Selector(_)))) => {
+                return Ok(
+                    super::once::workload::print_target(&opts, &t, args.output, args.now).await,
+                );
+            }
+            Err(msg) => return Ok(setup_error(&msg)),
+            Ok(_) => {}
+        }
+    }
     // A workload or a selector: the TUI on its pods (`super::attach_workload`).
     if !args.once
         && let Some(target) = super::attach_workload::wanted(args)

@@ -17,24 +17,17 @@ use crate::cluster::on_demand::PodLister;
 use crate::cluster::workload::resolve;
 use crate::model::workload::TargetRef;
 
-/// The workload or selector target `args` names; `None` for a pod or no target at all (the
-/// pod path and the picker take those).
+/// The workload or selector target `args` names (`TargetRef::from_args`); `None` for a pod or
+/// no target at all (the pod path and the picker take those).
 ///
 /// # Errors
-/// (Inside the `Some`.) An unknown resource type, in kubectl's words, or a name given with a
-/// selector (`error: name cannot be provided when a selector is specified`, as kubectl says).
+/// (Inside the `Some`.) An unknown resource type or a malformed selector, in kubectl's words.
 #[must_use]
 pub fn wanted(args: &AttachArgs) -> Option<Result<TargetRef, String>> {
-    match (&args.target, &args.selector) {
-        (None, Some(selector)) => Some(Ok(TargetRef::Selector(selector.clone()))),
-        (Some(_), Some(_)) => Some(Err(
-            "error: name cannot be provided when a selector is specified".to_owned(),
-        )),
-        (Some(arg), None) => match TargetRef::parse(arg) {
-            Ok(TargetRef::Pod(_)) => None,
-            other => Some(other),
-        },
-        (None, None) => None,
+    match TargetRef::from_args(args.target.as_deref(), args.selector.as_deref()) {
+        Ok(Some(TargetRef::Pod(_)) | None) => None,
+        Ok(Some(t)) => Some(Ok(t)),
+        Err(e) => Some(Err(e)),
     }
 }
 

@@ -130,3 +130,49 @@ fn alone(pod: WorkloadPod) -> Resolved {
         refused: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pod(owner_kind: &str, owner: &str, labels: serde_json::Value) -> WorkloadPod {
+        let pod: Pod = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "p", "namespace": "default", "labels": labels,
+                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": owner_kind,
+                                              "name": owner, "uid": "u", "controller": true}]}
+        }))
+        .expect("pod");
+        WorkloadPod::from_pod(&pod)
+    }
+
+    #[test]
+    fn the_owner_chain_strips_the_pod_template_hash() {
+        let p = pod(
+            "ReplicaSet",
+            "web-6c8f9",
+            serde_json::json!({"app": "web", "pod-template-hash": "6c8f9"}),
+        );
+        assert_eq!(
+            owner_workload(&p).map(|w| w.display()).as_deref(),
+            Some("deploy/web")
+        );
+        assert_eq!(from_labels(&p.pod.labels, &PER_POD_LABELS), "app=web");
+        let bare = pod("ReplicaSet", "cache", serde_json::json!({"app": "cache"}));
+        assert_eq!(
+            owner_workload(&bare).map(|w| w.display()).as_deref(),
+            Some("rs/cache")
+        );
+        let sts = pod(
+            "StatefulSet",
+            "db",
+            serde_json::json!({"app": "db", "statefulset.kubernetes.io/pod-name": "db-0",
+                               "controller-revision-hash": "db-7b9"}),
+        );
+        assert_eq!(
+            owner_workload(&sts).map(|w| w.display()).as_deref(),
+            Some("sts/db")
+        );
+        assert_eq!(from_labels(&sts.pod.labels, &PER_POD_LABELS), "app=db");
+        assert!(owner_workload(&pod("Node", "n1", serde_json::json!({}))).is_none());
+    }
+}

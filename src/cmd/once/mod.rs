@@ -9,6 +9,7 @@
 
 mod json;
 mod text;
+pub mod workload;
 
 use std::process::ExitCode;
 

@@ -91,26 +91,54 @@ fn how_it_fails(inp: &Inputs<'_>) -> String {
     "fail".to_owned()
 }
 
-/// `since PORT changed to "abc"` for one env or image change, else `since the template changed`.
-fn since(changes: &[TemplateChange]) -> String {
-    match changes {
-        [c] if c.field.starts_with("env ") && !c.to.is_empty() => {
-            format!("since {} changed to {:?}", &c.field[4..], c.to)
-        }
-        [c] if c.field == "image" => format!("since the image changed to {}", c.to),
-        [] => String::new(),
-        _ => match changes
-            .iter()
-            .find(|c| c.field.starts_with("env ") && !c.to.is_empty())
-        {
-            Some(c) => format!(
-                "since the template changed ({} changed to {:?}, and {} more)",
-                &c.field[4..],
-                c.to,
-                changes.len() - 1
-            ),
-            None => "since the template changed".to_owned(),
-        },
+/// Whether `value` appears in what the pod's dead instances said: a previous log tail or a
+/// termination message.
+fn named_by_the_crash(inp: &Inputs<'_>, value: &str) -> bool {
+    if value.len() < 2 {
+        return false;
+    }
+    let in_logs = inp.logs.previous.values().any(|t| {
+        t.lines
+            .as_ref()
+            .is_ok_and(|lines| lines.iter().any(|l| l.contains(value)))
+    });
+    in_logs
+        || inp.pod.containers.iter().any(|c| {
+            c.last_state
+                .as_ref()
+                .and_then(|t| t.message.as_deref())
+                .is_some_and(|m| m.contains(value))
+        })
+}
+
+/// `since PORT changed to "abc"`: the env change whose new value the crash names (its log or
+/// termination message), else the only change, with how many more there are; else `since the
+/// template changed`.
+fn since(inp: &Inputs<'_>, changes: &[TemplateChange]) -> String {
+    let env = |c: &&TemplateChange| c.field.starts_with("env ") && !c.to.is_empty();
+    let more = |n: usize| match n {
+        0 => String::new(),
+        1 => " (and 1 more change)".to_owned(),
+        n => format!(" (and {n} more changes)"),
+    };
+    let suspect = changes
+        .iter()
+        .filter(env)
+        .find(|c| named_by_the_crash(inp, &c.to))
+        .or(match changes {
+            [c] => Some(c),
+            _ => None,
+        });
+    match suspect {
+        Some(c) if env(&c) => format!(
+            "since {} changed to {:?}{}",
+            &c.field[4..],
+            c.to,
+            more(changes.len() - 1)
+        ),
+        Some(c) if c.field == "image" => format!("since the image changed to {}", c.to),
+        _ if changes.is_empty() => String::new(),
+        _ => "since the template changed".to_owned(),
     }
 }
 
@@ -132,7 +160,7 @@ fn new_pods_fail(inp: &Inputs<'_>, w: &WorkloadSummary) -> Option<Finding> {
     if old.is_empty() || old.iter().any(|r| r.ready < r.replicas) {
         return None;
     }
-    let since = since(&w.changes);
+    let since = since(inp, &w.changes);
     let headline = format!(
         "the new ReplicaSet's pods {}{}{}; the old ReplicaSet's pods are healthy",
         how_it_fails(inp),

@@ -178,7 +178,7 @@ impl TargetRef {
     ///
     /// # Errors
     /// The parser's message ([`selector::parse`]), e.g. `unable to parse requirement: found
-    /// 'x', expected: '('`, prefixed with `error: `.
+    /// 'x' expected: '('`, prefixed with `error: `.
     pub fn selector(text: &str) -> Result<TargetRef, String> {
         let parsed = selector::parse(text).map_err(|e| format!("error: {e}"))?;
         if parsed.is_empty() {

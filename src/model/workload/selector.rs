@@ -125,7 +125,7 @@ impl Cursor {
 /// # Errors
 /// The server's wording: `found ',', expected: !, identifier, or 'end of string'`, `found 'b',
 /// expected: ',' or 'end of string'`, and for a bad requirement `unable to parse requirement:
-/// found 'x', expected: '('`, `… found '', expected: in, notin, =, ==, !=, gt, lt`, an invalid
+/// found 'x' expected: '('`, `… found '', expected: in, notin, =, ==, !=, gt, lt`, an invalid
 /// label key or value.
 pub fn parse(text: &str) -> Result<Selector, String> {
     let mut c = Cursor {
@@ -231,7 +231,7 @@ fn requirement(c: &mut Cursor) -> Result<Requirement, String> {
 fn values(c: &mut Cursor) -> Result<Vec<String>, String> {
     let open = c.next();
     if open != Token::Sym("(") {
-        return Err(format!("found '{}', expected: '('", open.literal()));
+        return Err(format!("found '{}' expected: '('", open.literal()));
     }
     let mut out: Vec<String> = Vec::new();
     match c.peek() {
