@@ -340,3 +340,38 @@ fn watch_failures_are_kept_once_each_and_newest_last() {
         Some(vec![refused.to_owned()])
     );
 }
+
+#[test]
+fn a_pod_chosen_by_hand_is_replaced_from_its_own_replica_set() {
+    let rollout = deployment(&[("6c8f9d4b7", 1, 0, true), ("7d9f8c6b5", 2, 2, false)]);
+    let (mut s, _) = started(
+        Some(rollout),
+        vec![
+            wpod("7d9f8c6b5", "aaaaa", 900, Health::Ready),
+            wpod("7d9f8c6b5", "bbbbb", 800, Health::Ready),
+            wpod("6c8f9d4b7", "nnnnn", 60, Health::Crash),
+        ],
+    );
+    assert_eq!(s.target.name, "web-6c8f9d4b7-nnnnn");
+    // The person looks at a serving pod of the old ReplicaSet instead.
+    assert_eq!(
+        update(&mut s, key(KeyCode::Char(']'))),
+        [follow("web-7d9f8c6b5-bbbbb", 3)]
+    );
+    update(
+        &mut s,
+        from_workload(Msg::WorkloadPodApplied(Box::new(wpod(
+            "7d9f8c6b5",
+            "rrrrr",
+            1,
+            Health::Creating,
+        )))),
+    );
+    let cmds = update(
+        &mut s,
+        from_workload(Msg::WorkloadPodDeleted("web-7d9f8c6b5-bbbbb".into())),
+    );
+    // Its ReplicaSet's replacement, not the crash-looping pod of the new one.
+    assert_eq!(cmds, [follow("web-7d9f8c6b5-rrrrr", 4)]);
+    assert!(s.workload.as_ref().is_some_and(|w| w.by_hand));
+}

@@ -157,7 +157,12 @@ pub fn to_pod(state: &mut State, name: &str, why: Why) -> Vec<Cmd> {
     state.target.preferred_container = container;
     if let Some(view) = state.workload.as_mut() {
         view.offer = None;
-        view.by_hand = why == Why::ByHand;
+        // A replacement of a pod chosen by hand is still the person's choice.
+        match why {
+            Why::ByHand => view.by_hand = true,
+            Why::FirstMatch => view.by_hand = false,
+            Why::Replaced { .. } => {}
+        }
     }
     let text = marker_text(&why, name, owner.as_ref()).map(|t| sanitize(&t).into_owned());
     if let Some(text) = &text {

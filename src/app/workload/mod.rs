@@ -134,19 +134,6 @@ pub fn begin(state: &mut State, mut view: WorkloadView, mut pods: Vec<WorkloadPo
     vec![cmd]
 }
 
-/// Whether `msg` is one of the workload watches' messages.
-#[must_use]
-pub fn is_workload_msg(msg: &Msg) -> bool {
-    matches!(
-        msg,
-        Msg::WorkloadApplied(_)
-            | Msg::WorkloadPodsListed(_)
-            | Msg::WorkloadPodApplied(_)
-            | Msg::WorkloadPodDeleted(_)
-            | Msg::WorkloadWatchFailed(_)
-    )
-}
-
 /// Applies a workload watch's message (nothing without a followed workload).
 pub fn on_msg(state: &mut State, msg: Msg) -> Vec<Cmd> {
     let Some(view) = state.workload.as_mut() else {
@@ -175,11 +162,17 @@ pub fn on_msg(state: &mut State, msg: Msg) -> Vec<Cmd> {
             view.upsert(*pod);
             follow::settle(state)
         }
+        Msg::WorkloadPodDeleted(name) if name == state.target.name => {
+            // Chosen while the deleted pod is still known (its ReplicaSet counts for a pod
+            // chosen by hand), then forgotten.
+            let cmds = follow::shown_gone(state);
+            if let Some(view) = state.workload.as_mut() {
+                view.pods.retain(|p| p.pod.name != name);
+            }
+            cmds
+        }
         Msg::WorkloadPodDeleted(name) => {
             view.pods.retain(|p| p.pod.name != name);
-            if name == state.target.name {
-                return follow::shown_gone(state);
-            }
             follow::settle(state)
         }
         Msg::WorkloadWatchFailed(reason) => {
