@@ -86,6 +86,33 @@ pub enum Cmd {
         /// The new target's generation.
         generation: crate::app::generation::Generation,
     },
+    /// Aim the session at `namespace/name`, another pod of the followed workload (its
+    /// replacement, a sibling): like `SwitchPod`, but the port-forwards stay and connect to the
+    /// new pod from now on (their statuses re-stamped with `generation`).
+    FollowPod {
+        /// The pod's namespace.
+        namespace: String,
+        /// The pod's name.
+        name: String,
+        /// The new target's generation.
+        generation: crate::app::generation::Generation,
+    },
+    /// Start the watches of a workload (`cluster::workload_watch`), aborting any earlier ones:
+    /// its pods by `selector` (one label-selected watch), the workload object by
+    /// `metadata.name` when `workload` is named (and a Deployment's ReplicaSets by `selector`);
+    /// their messages are stamped `Msg::ForWorkload(stamp, …)`.
+    WatchWorkload {
+        /// The workload view's stamp.
+        stamp: crate::app::generation::Generation,
+        /// The namespace of the workload.
+        namespace: String,
+        /// The workload object to watch, if any.
+        workload: Option<crate::model::workload::WorkloadRef>,
+        /// The pods' label selector, kubectl's syntax.
+        selector: String,
+    },
+    /// Stop the workload's watches (no workload is followed any more).
+    StopWorkload,
     /// GET the pod's owner once (a pod whose deletion waits on finalizers); answered by
     /// `Msg::OwnerChecked`.
     CheckOwner {

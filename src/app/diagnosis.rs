@@ -25,11 +25,13 @@ pub fn reads(msg: &Msg) -> bool {
             | Msg::OwnerChecked { .. }
             | Msg::LogTailRead { .. }
             | Msg::LookedUp { .. }
+            | Msg::WorkloadApplied(_)
     )
 }
 
 /// The engine's inputs for `pod` from what `state` holds: its events, log tails, looked-up
-/// objects, the owner's existence and `now`.
+/// objects, the owner's existence, `now` and the followed workload's summary (the rollout
+/// findings read it).
 #[must_use]
 pub fn inputs<'a>(state: &'a State, pod: &'a PodSummary) -> Inputs<'a> {
     Inputs::new(
@@ -40,6 +42,7 @@ pub fn inputs<'a>(state: &'a State, pod: &'a PodSummary) -> Inputs<'a> {
         &state.target.owner,
         state.now,
     )
+    .with_workload(state.workload.as_ref().and_then(|w| w.summary.as_ref()))
 }
 
 /// Whether `f` is a problem worth keeping once the pod is gone: an error or a warning that is

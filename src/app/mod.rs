@@ -25,6 +25,7 @@ pub mod state;
 pub mod switcher;
 pub mod target;
 pub mod update;
+pub mod workload;
 
 pub use cmd::Cmd;
 pub use msg::Msg;

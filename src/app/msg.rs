@@ -18,6 +18,20 @@ pub enum Msg {
     /// A message from a cluster task started for the target of this generation; `update`
     /// applies the inner message only while that target is shown (see [`crate::app::generation`]).
     ForTarget(crate::app::generation::Generation, Box<Msg>),
+    /// A message from a watch of the followed workload of this generation
+    /// (`app::workload::WorkloadView::stamp`); applied only while that workload is followed.
+    ForWorkload(crate::app::generation::Generation, Box<Msg>),
+    /// The workload's watch saw it (with a Deployment's ReplicaSets folded in).
+    WorkloadApplied(Box<crate::model::workload::WorkloadSummary>),
+    /// The workload's pod watch (label-selected) finished a (re)list: every pod it matches.
+    WorkloadPodsListed(Vec<crate::model::workload::WorkloadPod>),
+    /// The workload's pod watch saw a pod added or changed.
+    WorkloadPodApplied(Box<crate::model::workload::WorkloadPod>),
+    /// The workload's pod watch saw the pod of this `metadata.name` deleted.
+    WorkloadPodDeleted(String),
+    /// One of the workload's watches failed (it retries with back-off) or was refused (RBAC:
+    /// the text names what was refused; the other watches keep going).
+    WorkloadWatchFailed(String),
     /// The pod watch saw the pod (initial list or ADDED/MODIFIED).
     PodApplied(Box<PodSummary>),
     /// A full (re)list finished and the pod was not in it: it does not exist (yet).
@@ -127,7 +141,7 @@ impl Msg {
     #[must_use]
     pub fn untagged(self) -> Msg {
         match self {
-            Msg::ForTarget(_, msg) => msg.untagged(),
+            Msg::ForTarget(_, msg) | Msg::ForWorkload(_, msg) => msg.untagged(),
             other => other,
         }
     }

@@ -18,6 +18,9 @@ pub struct State {
     pub config: Config,
     /// The pod shown; replaced as a whole on a switch or a re-created pod.
     pub target: Target,
+    /// The workload followed (`podscope deploy/web`, `-l`, a pod's controller): outlives the
+    /// targets, which are its pods (`app::workload`).
+    pub workload: Option<super::workload::WorkloadView>,
     /// What is over the pod view (help, a panel, the switcher, a prompt, the diagnosis).
     pub overlay: Overlay,
     /// The allocator the targets' generations come from (only grows).
@@ -52,6 +55,7 @@ impl State {
         Self {
             config,
             target,
+            workload: None,
             overlay: Overlay::None,
             generations: Generations::new(),
             now,
@@ -67,11 +71,18 @@ impl State {
         self.target.selected_container()
     }
 
-    /// The container to select when `pod` is first seen: the `-c` container if it exists,
+    /// The container to select when `pod` is first seen: the container kept from the pod this
+    /// one replaced (`Target::preferred_container`), else the `-c` container, if it exists,
     /// else [`initial_selection`].
     #[must_use]
     pub fn first_selection(&self, pod: &PodSummary) -> usize {
-        super::target::first_selection(self.config.preferred_container.as_deref(), pod)
+        let kept = self
+            .target
+            .preferred_container
+            .as_deref()
+            .filter(|name| pod.containers.iter().any(|c| c.name == *name));
+        let preferred = kept.or(self.config.preferred_container.as_deref());
+        super::target::first_selection(preferred, pod)
     }
 
     /// The mode keys are resolved in (`keymap::action_in`) and the footer lists: log pane
@@ -89,6 +100,11 @@ impl State {
             switcher: self.overlay.switcher().is_some(),
             diagnosis: self.overlay.diagnosis_scroll().is_some(),
             events_focus: !logs.shown && self.target.focus.events,
+            workload: self
+                .workload
+                .as_ref()
+                .is_some_and(|w| w.mode == super::workload::FollowMode::Auto),
+            offer: self.workload.as_ref().is_some_and(|w| w.offer.is_some()),
         }
     }
 

@@ -76,6 +76,9 @@ pub struct Target {
     pub focus: crate::app::focus::Focus,
     /// The log tails and lookups asked for the pod, so each is asked once (`app::evidence`).
     pub evidence: crate::app::evidence::Asked,
+    /// The container to select when the pod is first seen, kept by name from the pod this one
+    /// replaced (`app::workload::follow`); `-c` applies when `None` or absent from the pod.
+    pub preferred_container: Option<String>,
 }
 
 impl Target {
@@ -121,6 +124,7 @@ impl Target {
             related: crate::model::diagnosis::Related::new(),
             focus: crate::app::focus::Focus::default(),
             evidence: crate::app::evidence::Asked::default(),
+            preferred_container: None,
         }
     }
 
@@ -139,6 +143,18 @@ impl Target {
                 &old.name,
                 old.logs.settings_only(),
             )
+        }
+    }
+
+    /// The target of pod `name` that takes over from `old` under `generation` (the replacement
+    /// of a deleted pod of the workload, or a sibling): as [`Target::recreated`], another name —
+    /// the port-forwards (the session re-aims them at `name`), the focus and the log pane's
+    /// settings with its markers are kept.
+    #[must_use]
+    pub fn replacement(old: &Target, generation: Generation, name: &str) -> Target {
+        Target {
+            name: name.to_owned(),
+            ..Target::recreated(old, generation)
         }
     }
 

@@ -35,6 +35,13 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
     let msg = match msg {
         Msg::ForTarget(generation, msg) if generation == state.target.generation => *msg,
         Msg::ForTarget(..) => return Vec::new(),
+        Msg::ForWorkload(stamp, msg)
+            if state.workload.as_ref().is_some_and(|w| w.stamp == stamp) =>
+        {
+            *msg
+        }
+        // A workload no longer followed (or another one since).
+        Msg::ForWorkload(..) => return Vec::new(),
         msg => msg,
     };
     let diagnosis_input = super::diagnosis::reads(&msg);
@@ -91,7 +98,12 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             Vec::new()
         }
         // Stamps are taken off above.
-        Msg::ForTarget(..) => Vec::new(),
+        Msg::ForTarget(..) | Msg::ForWorkload(..) => Vec::new(),
+        m @ (Msg::WorkloadApplied(_)
+        | Msg::WorkloadPodsListed(_)
+        | Msg::WorkloadPodApplied(_)
+        | Msg::WorkloadPodDeleted(_)
+        | Msg::WorkloadWatchFailed(_)) => super::workload::on_msg(state, m),
         // After a pod switch, messages of the old pod's watch may still be queued: ignore them.
         Msg::PodApplied(pod) | Msg::PodDeleted(pod)
             if pod.namespace != state.target.namespace || pod.name != state.target.name =>
@@ -135,7 +147,11 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.target.pod = Some(*pod);
             state.target.connection = Connection::Deleted { at };
             state.dirty = true;
-            Vec::new()
+            // A workload's pod: on to its replacement; a controller's pod attached by name:
+            // look for the replacement to offer.
+            let mut cmds = super::workload::offer::pod_deleted(state);
+            cmds.extend(super::workload::follow::settle(state));
+            cmds
         }
         Msg::PodWatchRestarted => Vec::new(),
         Msg::PodWatchFailed(reason) => {
@@ -307,11 +323,27 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         | Action::ForwardNext
         | Action::ForwardPrev
         | Action::CloseForwards => return super::forwards::apply(state, action),
+        Action::WorkloadPods => return super::workload::siblings::open(state),
         Action::OpenSwitcher => return super::switcher::open(state),
-        Action::SwitcherNext
-        | Action::SwitcherPrev
-        | Action::SwitchToSelected
-        | Action::CloseSwitcher => return super::switcher::apply(state, action),
+        Action::SwitchToSelected if super::workload::siblings::picks_sibling(state) => {
+            return super::workload::siblings::pick_selected(state);
+        }
+        Action::SwitchToSelected => {
+            let mut cmds = super::switcher::apply(state, action);
+            // Another pod than the workload's: the workload is no longer followed.
+            if cmds.iter().any(|c| matches!(c, Cmd::SwitchPod { .. }))
+                && state.workload.take().is_some()
+            {
+                cmds.push(Cmd::StopWorkload);
+            }
+            return cmds;
+        }
+        Action::SwitcherNext | Action::SwitcherPrev | Action::CloseSwitcher => {
+            return super::switcher::apply(state, action);
+        }
+        Action::NextSibling => return super::workload::siblings::step(state, true),
+        Action::PrevSibling => return super::workload::siblings::step(state, false),
+        Action::FollowReplacement => return super::workload::follow::take_offer(state),
         Action::ExpandDiagnosis
         | Action::CloseDiagnosis
         | Action::DiagnosisUp

@@ -3,7 +3,8 @@
 //! `Api::portforward(pod, &[port])` WebSocket per connection, `docs/protocols.md` §4.3).
 //!
 //! The pod is looked up by name for every connection, so a pod re-created under the same name
-//! gets the new connections. Progress is published as `Vec<ForwardStatus>` on a `watch` channel
+//! gets the new connections; a forward started with [`Forwarder::start_following`] reads the
+//! name from a `watch` channel, so the TUI re-aims it at a workload's replacement pod. Progress is published as `Vec<ForwardStatus>` on a `watch` channel
 //! (one entry per [`PortSpec`], in order), plus [`ForwardEvent`]s for kubectl-style lines.
 
 use std::net::SocketAddr;
@@ -98,11 +99,17 @@ pub(super) struct Shared {
     events: mpsc::UnboundedSender<ForwardEvent>,
     /// The pods of the forward's namespace.
     pub(super) api: Api<Pod>,
-    /// The pod's name, looked up for every connection.
-    pub(super) pod: String,
+    /// The pod's name, looked up for every connection (it changes when the TUI follows a
+    /// workload's replacement pod).
+    pod: watch::Receiver<String>,
 }
 
 impl Shared {
+    /// The name of the pod the next connection goes to.
+    pub(super) fn pod_name(&self) -> String {
+        self.pod.borrow().clone()
+    }
+
     /// Changes status `i` with `f` and publishes the whole list.
     pub(super) fn update(&self, i: usize, f: impl FnOnce(&mut ForwardStatus)) {
         let snapshot = {
@@ -186,8 +193,24 @@ impl Forwarder {
         pod: &str,
         specs: &[PortSpec],
     ) -> Result<Forwarder, ForwardError> {
+        let (_, name) = watch::channel(pod.to_owned());
+        Forwarder::start_following(client, namespace, name, specs).await
+    }
+
+    /// [`Forwarder::start`] for the pod `pod` names now and later: each connection goes to
+    /// the pod named at the time it is accepted (the RBAC check is made for the first name).
+    ///
+    /// # Errors
+    /// As [`Forwarder::start`].
+    pub async fn start_following(
+        client: kube::Client,
+        namespace: &str,
+        pod: watch::Receiver<String>,
+        specs: &[PortSpec],
+    ) -> Result<Forwarder, ForwardError> {
         let api: Api<Pod> = Api::namespaced(client, namespace);
-        super::forbidden::check_connect(&api, pod, "portforward")
+        let first = pod.borrow().clone();
+        super::forbidden::check_connect(&api, &first, "portforward")
             .await
             .map_err(ForwardError::Forbidden)?;
         let mut bound = Vec::new();
@@ -230,7 +253,7 @@ impl Forwarder {
             tx,
             events: etx,
             api,
-            pod: pod.to_string(),
+            pod,
         });
         let tasks = bound
             .into_iter()

@@ -83,15 +83,16 @@ pub(super) async fn forward_one(
     remote: &RemotePort,
     sock: TcpStream,
 ) -> Result<(), String> {
-    let pod = shared.api.get(&shared.pod).await.map_err(|e| match e {
+    let name = shared.pod_name();
+    let pod = shared.api.get(&name).await.map_err(|e| match e {
         kube::Error::Api(s) => s.message.clone(),
         other => super::config::one_line(&other),
     })?;
-    let port = resolve(&pod, &shared.pod, remote)?;
+    let port = resolve(&pod, &name, remote)?;
     shared.update(i, |s| s.remote_port = Some(port));
     let mut pf = shared
         .api
-        .portforward(&shared.pod, &[port])
+        .portforward(&name, &[port])
         .await
         .map_err(|e| match e {
             kube::Error::Api(s) if s.code == 403 => {

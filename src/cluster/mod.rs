@@ -20,6 +20,7 @@ pub mod target_tx;
 pub mod tty;
 pub mod watch;
 pub mod workload;
+pub mod workload_watch;
 
 pub use config::{ConnectError, ConnectOptions, Target, connect};
 pub use session::Session;

@@ -52,10 +52,12 @@ impl std::fmt::Debug for OnDemand {
 }
 
 impl OnDemand {
-    /// Starts forward `id` for `spec` to `target`'s pod: binds, then relays every status change
-    /// as `Msg::Forward(Status)`; a bind failure is `Msg::Forward(Failed)`. Each is stamped with
-    /// the current value of `generation`; when it changes (the pod was re-created: the forward
-    /// follows the name), the current status is sent again under the new one.
+    /// Starts forward `id` for `spec` to the pod `pod` names (`target`'s, or a workload's pod
+    /// the session follows since): binds, then relays every status change as
+    /// `Msg::Forward(Status)`; a bind failure is `Msg::Forward(Failed)`. Each is stamped with
+    /// the current value of `generation`; when it changes (the pod was re-created, or another
+    /// pod of the workload is followed: the forward follows), the current status is sent again
+    /// under the new one.
     pub fn add_forward(
         &mut self,
         target: &Target,
@@ -63,17 +65,14 @@ impl OnDemand {
         spec: PortSpec,
         tx: Sender<Msg>,
         mut generation: watch::Receiver<Generation>,
+        pod: watch::Receiver<String>,
     ) {
         // A finished task is a forward that could not start (a running one ends only when the
         // session drops).
         self.forwards.retain(|_, t| !t.is_finished());
-        let (client, ns, pod) = (
-            target.client.clone(),
-            target.namespace.clone(),
-            target.pod.clone(),
-        );
+        let (client, ns) = (target.client.clone(), target.namespace.clone());
         let task = tokio::spawn(async move {
-            let fwd = match Forwarder::start(client, &ns, &pod, &[spec]).await {
+            let fwd = match Forwarder::start_following(client, &ns, pod, &[spec]).await {
                 Ok(f) => f,
                 Err(e) => {
                     let error = e.to_string();

@@ -26,6 +26,10 @@ pub struct Session {
     tx: Sender<Msg>,
     /// The generation of the target shown; the forwards' relays follow its changes.
     generation: watch::Sender<Generation>,
+    /// The name of the pod shown; the forwards connect to it (it changes on `Cmd::FollowPod`).
+    pod_name: watch::Sender<String>,
+    /// The followed workload's watches (`Cmd::WatchWorkload`).
+    workload: Vec<AbortOnDropHandle<()>>,
     pod_watch: Option<AbortOnDropHandle<()>>,
     events_watch: Option<AbortOnDropHandle<()>>,
     /// Log streams by id; finished ones are pruned when the next one starts.
@@ -45,22 +49,28 @@ pub struct Session {
 
 impl Session {
     /// Starts the pod watch for `target`; its messages go to `tx`, stamped with
-    /// [`Generation::FIRST`] (the first target's, as `app::State::new` numbers it).
+    /// [`Generation::FIRST`] (the first target's, as `app::State::new` numbers it). No pod
+    /// watch when `target.pod` is empty (a workload none of whose pods exists yet: the
+    /// workload's pod watch finds the first, `Cmd::FollowPod`).
     /// Must be called inside a tokio runtime.
     #[must_use]
     pub fn start(target: Target, tx: Sender<Msg>) -> Session {
         let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
-        let task = tokio::spawn(watch_pod(
-            api,
-            target.namespace.clone(),
-            target.pod.clone(),
-            TargetTx::new(tx.clone(), Generation::FIRST),
-        ));
+        let task = (!target.pod.is_empty()).then(|| {
+            AbortOnDropHandle::new(tokio::spawn(watch_pod(
+                api,
+                target.namespace.clone(),
+                target.pod.clone(),
+                TargetTx::new(tx.clone(), Generation::FIRST),
+            )))
+        });
         Session {
+            pod_name: watch::Sender::new(target.pod.clone()),
+            workload: Vec::new(),
             target,
             tx,
             generation: watch::Sender::new(Generation::FIRST),
-            pod_watch: Some(AbortOnDropHandle::new(task)),
+            pod_watch: task,
             events_watch: None,
             logs: HashMap::new(),
             log_source: None,
@@ -97,6 +107,28 @@ impl Session {
             self.target.pod.clone(),
             self.stamped(),
         ))));
+    }
+
+    /// Aims the pod watch, the log source and the forwards' pod name at `namespace/name` under
+    /// `generation`, after aborting the tasks of the pod shown so far.
+    fn aim(&mut self, namespace: &str, name: &str, generation: Generation) {
+        self.pod_watch = None;
+        self.stop_instance_tasks();
+        self.generation.send_replace(generation);
+        self.pod_name.send_replace(name.to_owned());
+        let moved = self.target.namespace != namespace;
+        self.target.namespace = namespace.to_owned();
+        self.target.pod = name.to_owned();
+        let api: Api<Pod> = Api::namespaced(self.target.client.clone(), namespace);
+        // Log sources are bound to a namespace: rebuild for the new one.
+        if moved && let Some(old) = &self.log_source {
+            let transport = match old {
+                LogSource::Http(_) => LogTransport::Http,
+                LogSource::WebSocket(_) => LogTransport::Websocket,
+            };
+            self.log_source = Some(LogSource::new(transport, &self.target.client, namespace));
+        }
+        self.restart_pod_watch(api);
     }
 
     /// Aborts the tasks bound to one pod instance (events, logs, one-shot reads).
@@ -212,6 +244,7 @@ impl Session {
                     spec.clone(),
                     self.tx.clone(),
                     self.generation.subscribe(),
+                    self.pod_name.subscribe(),
                 );
             }
             Cmd::StopForward { id } => self.on_demand.stop_forward(*id),
@@ -228,24 +261,31 @@ impl Session {
                 name,
                 generation,
             } => {
-                self.pod_watch = None;
-                self.stop_instance_tasks();
                 self.on_demand.stop_all();
-                self.generation.send_replace(*generation);
-                self.target.namespace.clone_from(namespace);
-                self.target.pod.clone_from(name);
-                let api: Api<Pod> = Api::namespaced(self.target.client.clone(), namespace);
-                // Log sources are bound to a namespace: rebuild for the new one.
-                if let Some(old) = &self.log_source {
-                    let transport = match old {
-                        LogSource::Http(_) => LogTransport::Http,
-                        LogSource::WebSocket(_) => LogTransport::Websocket,
-                    };
-                    self.log_source =
-                        Some(LogSource::new(transport, &self.target.client, namespace));
-                }
-                self.restart_pod_watch(api);
+                self.aim(namespace, name, *generation);
             }
+            // The forwards stay: they connect to the pod `pod_name` names from now on.
+            Cmd::FollowPod {
+                namespace,
+                name,
+                generation,
+            } => self.aim(namespace, name, *generation),
+            Cmd::WatchWorkload {
+                stamp,
+                namespace,
+                workload,
+                selector,
+            } => {
+                let tx = super::workload_watch::WorkloadTx::new(self.tx.clone(), *stamp);
+                self.workload = super::workload_watch::start(
+                    &self.target.client,
+                    namespace,
+                    workload.as_ref(),
+                    selector,
+                    &tx,
+                );
+            }
+            Cmd::StopWorkload => self.workload.clear(),
             Cmd::CheckOwner { namespace, owner } => {
                 let (client, ns, owner) =
                     (self.target.client.clone(), namespace.clone(), owner.clone());
@@ -316,6 +356,7 @@ impl Session {
             // The terminal handoff is the loop's (`tui::run`).
             Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}
             Cmd::Quit => {
+                self.workload.clear();
                 self.pod_watch = None;
                 self.events_watch = None;
                 self.logs.clear();

@@ -48,6 +48,15 @@ pub async fn attach_with(
             Ok(_) => {}
         }
     }
+    // A workload or a selector: the TUI on its pods (`super::attach_workload`).
+    if !args.once
+        && let Some(target) = super::attach_workload::wanted(args)
+    {
+        return match target {
+            Ok(target) => super::attach_workload::attach(args, &target, lister).await,
+            Err(msg) => Ok(setup_error(&msg)),
+        };
+    }
     let pod = match pod_target(args) {
         Ok(pod) => pod,
         Err(msg) => return Ok(setup_error(&msg)),
@@ -123,6 +132,28 @@ pub async fn run_tui_with(
     lister: Option<PodLister>,
     closest: Option<Vec<String>>,
 ) -> color_eyre::Result<ExitCode> {
+    run_tui_prepared(target, args, lister, |state| {
+        if let Some(names) = closest {
+            state.target.connection = crate::app::state::Connection::NotFound;
+            state.target.closest_pods = names;
+        }
+        Vec::new()
+    })
+    .await
+}
+
+/// [`run_tui_with`] with the fresh state handed to `prepare` before the session starts: it may
+/// aim the target at another pod (a workload's chosen pod, or none yet: an empty name) and
+/// returns the commands the session carries out first (a workload's watches).
+///
+/// # Errors
+/// Failures inside the TUI loop (terminal IO).
+pub async fn run_tui_prepared(
+    target: Target,
+    args: &AttachArgs,
+    lister: Option<PodLister>,
+    prepare: impl FnOnce(&mut crate::app::State) -> Vec<crate::app::Cmd>,
+) -> color_eyre::Result<ExitCode> {
     #[allow(clippy::disallowed_methods)] // the initial clock reading; the loop ticks afterwards
     let now = args.now.unwrap_or_else(Timestamp::now);
     let (tx, rx) = tokio::sync::mpsc::channel(CHANNEL_CAPACITY);
@@ -135,13 +166,17 @@ pub async fn run_tui_with(
         save_dir: std::env::current_dir().ok(),
     };
     let mut state = crate::app::State::with_config(config, &target.namespace, &target.pod, now);
-    if let Some(names) = closest {
-        state.target.connection = crate::app::state::Connection::NotFound;
-        state.target.closest_pods = names;
-    }
+    let first = prepare(&mut state);
+    let target = Target {
+        pod: state.target.name.clone(),
+        ..target
+    };
     let mut session = Session::start(target, tx).with_log_transport(args.log_transport);
     if let Some(l) = lister {
         session.set_pod_lister(l);
+    }
+    for cmd in &first {
+        session.execute(cmd);
     }
     for spec in &args.forward {
         for cmd in crate::app::forwards::add(&mut state, spec.clone()) {

@@ -12,6 +12,7 @@
 
 pub mod argv;
 pub mod attach;
+pub mod attach_workload;
 pub mod cli;
 pub mod debug;
 pub mod demo;

@@ -1,5 +1,6 @@
-//! The header: pod identity, connection state, kubectl's STATUS/READY/RESTARTS/AGE, placement,
-//! and a notice line (pod recreated, deletion pending).
+//! The header: the followed workload's block ([`super::workload`]), pod identity, connection
+//! state, kubectl's STATUS/READY/RESTARTS/AGE, placement, and a notice line (pod recreated,
+//! deletion pending, a replacement offered).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -28,12 +29,31 @@ pub fn wanted(state: &State, width: u16) -> u16 {
 pub fn fixed_rows(state: &State, width: u16) -> u16 {
     let id = identity_paragraph(state).line_count(width.max(1));
     let fields = field_lines(state, width).len().max(1);
-    u16::try_from(id + fields).unwrap_or(u16::MAX)
+    u16::try_from(id + fields)
+        .unwrap_or(u16::MAX)
+        .saturating_add(super::workload::rows(state, width))
 }
 
 /// Draws the header into `area`: the identity (its wrapped connection text yielding to the
 /// fields when short), the fields, then as much of the wrapped notes as fits.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
+    // The workload's block first, leaving the pod's identity and fields at least two rows.
+    let area = match super::workload::paragraph(state, area.width) {
+        Some(block) => {
+            let want = u16::try_from(block.line_count(area.width.max(1))).unwrap_or(u16::MAX);
+            let h = want.min(area.height.saturating_sub(2)).min(area.height);
+            frame.render_widget(block, Rect { height: h, ..area });
+            Rect {
+                y: area.y + h,
+                height: area.height - h,
+                ..area
+            }
+        }
+        None => area,
+    };
+    if area.height == 0 {
+        return;
+    }
     let fields = field_lines(state, area.width);
     let fields_h = u16::try_from(fields.len().max(1)).unwrap_or(u16::MAX);
     let id = identity_paragraph(state);
@@ -154,6 +174,7 @@ fn notes(state: &State) -> Vec<(String, Style)> {
         (a, b) => a.or(b),
     };
     let mut out = Vec::new();
+    out.extend(super::workload::offer_text(state).map(|n| (n, state.config.theme.notice)));
     out.extend(notice.map(|n| (n, state.config.theme.notice)));
     out.extend(hint.map(|h| (h, state.config.theme.dim)));
     out
@@ -168,6 +189,9 @@ fn identity_paragraph(state: &State) -> Paragraph<'static> {
 fn identity(state: &State) -> Line<'static> {
     let t = &state.config.theme;
     let connection = match &state.target.connection {
+        Connection::Connecting if let Some(text) = super::workload::waiting_text(state) => {
+            Span::styled(text, t.warn)
+        }
         Connection::Connecting => Span::styled("connecting…", t.dim),
         Connection::Live => Span::styled("● live", t.ok),
         Connection::Reconnecting(reason) => Span::styled(format!("reconnecting: {reason}"), t.warn),
@@ -194,11 +218,14 @@ fn identity(state: &State) -> Line<'static> {
             t.error,
         ),
     };
+    // A workload none of whose pods exists yet: no pod name to show.
+    let who = if state.target.name.is_empty() {
+        state.target.namespace.clone()
+    } else {
+        format!("{}/{}", state.target.namespace, state.target.name)
+    };
     Line::from(vec![
-        Span::styled(
-            format!("{}/{}", state.target.namespace, state.target.name),
-            t.title,
-        ),
+        Span::styled(who, t.title),
         Span::raw("  "),
         connection,
     ])

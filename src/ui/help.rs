@@ -50,6 +50,10 @@ pub fn heading(action: Action) -> &'static str {
         | Action::OpenShell
         | Action::AddDebug => "containers",
         Action::ToggleLogs | Action::ToggleForwards | Action::OpenSwitcher => "panels",
+        Action::PrevSibling
+        | Action::NextSibling
+        | Action::WorkloadPods
+        | Action::FollowReplacement => WORKLOAD,
         Action::ToggleHelp
         | Action::CloseHelp
         | Action::HelpUp
@@ -101,6 +105,8 @@ const OPENERS: &[Action] = &[Action::ExpandDiagnosis, Action::FocusEvents];
 
 /// The heading of the diagnosis keys.
 const DIAGNOSIS: &str = "diagnosis (Enter expands it)";
+/// The heading of the keys of a followed workload's pods.
+const WORKLOAD: &str = "workload (deploy/…, -l)";
 /// The heading of the events keys.
 const EVENTS: &str = "events (Tab focuses them)";
 
@@ -109,6 +115,7 @@ const HEADINGS: &[&str] = &[
     "containers",
     DIAGNOSIS,
     "panels",
+    WORKLOAD,
     "port-forward panel (f)",
     "pod switcher (P, demo)",
     "log pane (Tab focuses it)",

@@ -27,6 +27,7 @@ pub mod switcher;
 /// re-export keeps the `ui::theme` path.
 pub use crate::theme;
 pub mod width;
+pub mod workload;
 
 use ratatui::Frame;
 use ratatui::text::Span;

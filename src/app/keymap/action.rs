@@ -63,6 +63,14 @@ pub enum Action {
     ToggleForwards,
     /// Open the pod switcher (demo only).
     OpenSwitcher,
+    /// Workload: list its pods in the switcher (from the pod watch, nothing asked).
+    WorkloadPods,
+    /// Workload: show the previous pod of the workload (choice order).
+    PrevSibling,
+    /// Workload: show the next pod of the workload (choice order).
+    NextSibling,
+    /// A pod attached by name was deleted: follow the replacement its controller made.
+    FollowReplacement,
     /// Help overlay: scroll one line up.
     HelpUp,
     /// Help overlay: scroll one line down.

@@ -48,6 +48,10 @@ pub enum When {
     Diagnosis,
     /// While the events pane has focus (the log pane hidden).
     EventsFocus,
+    /// While a workload is followed (`podscope deploy/web`, `-l`, a pod's controller).
+    Workload,
+    /// While the replacement of a deleted pod is offered (`R` follows it).
+    Offer,
 }
 
 /// The mode keys are resolved in, derived from the state by `update`.
@@ -69,6 +73,10 @@ pub struct Mode {
     pub diagnosis: bool,
     /// The events pane has focus (never with the log pane shown).
     pub events_focus: bool,
+    /// A workload is followed: its pods are the siblings.
+    pub workload: bool,
+    /// A deleted pod's replacement is offered.
+    pub offer: bool,
 }
 
 impl When {
@@ -88,6 +96,8 @@ impl When {
             When::Help => mode.help,
             When::Diagnosis => mode.diagnosis,
             When::EventsFocus => mode.events_focus,
+            When::Workload => mode.workload,
+            When::Offer => mode.offer,
         }
     }
 }

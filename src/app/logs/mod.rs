@@ -84,6 +84,10 @@ pub struct LogPane {
     /// Saves asked for and not answered yet: the path and what was written to it, e.g.
     /// `12 lines (filter "disk", timestamps off)`, for the status line.
     pub saving: Vec<(String, String)>,
+    /// Marker lines that outlive reloads and pod moves (`── pod … deleted; following its
+    /// replacement … ──`): put back by [`LogPane::clear`], carried by
+    /// [`LogPane::settings_only`].
+    pub carried: Vec<LogLine>,
 }
 
 impl LogPane {
@@ -110,15 +114,16 @@ impl LogPane {
             page: 10,
             stash: None,
             saving: Vec::new(),
+            carried: Vec::new(),
         }
     }
 
     /// A pane with the same settings (shown, focus, previous, all, timestamps, wrap, events,
-    /// search, filter, page, status line) and capacity, but no lines and no readers: the pane of
-    /// a re-created pod.
+    /// search, filter, page, status line) and capacity, but no lines but its carried markers and
+    /// no readers: the pane of a re-created pod or of a workload's replacement pod.
     #[must_use]
     pub fn settings_only(&self) -> LogPane {
-        LogPane {
+        let mut pane = LogPane {
             shown: self.shown,
             focused: self.focused,
             previous: self.previous,
@@ -130,8 +135,12 @@ impl LogPane {
             filter: self.filter.clone(),
             status: self.status.clone(),
             page: self.page,
+            carried: self.carried.clone(),
             ..LogPane::new(self.buffer.capacity())
-        }
+        };
+        let carried = pane.carried.clone();
+        pane.insert(carried);
+        pane
     }
 
     /// Whether the view follows the newest line.
@@ -252,13 +261,22 @@ impl LogPane {
         self.filtered = matching;
     }
 
-    /// Drops every line and reader state (before loading another container or instance).
+    /// Drops every line and reader state (before loading another container or instance); the
+    /// [`LogPane::carried`] markers are put back.
     pub fn clear(&mut self) {
         self.buffer.clear();
         self.filtered.clear();
         self.top = None;
         self.search_at = None;
         self.follows.clear();
+        let carried = self.carried.clone();
+        self.insert(carried);
+    }
+
+    /// Adds `marker` to the pane now and to the markers kept over reloads.
+    pub fn carry(&mut self, marker: LogLine) {
+        self.carried.push(marker.clone());
+        self.insert(vec![marker]);
     }
 
     /// The containers whose lines are shown.

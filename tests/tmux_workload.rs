@@ -1,0 +1,161 @@
+//! `podscope deploy/web` in tmux against the simulator's stuck-rollout scenario (`web`: 3 pods
+//! of hello:1.0, a rollout to a crash-looping 1.1 after 20 s): the workload line and the glyph
+//! row head the screen; `kubectl delete pod <shown>` makes podscope follow the replacement with
+//! the marker line while a `--forward` keeps answering; `kubectl rollout undo` moves it from the
+//! crash-looping new pod to a healthy pod of the old ReplicaSet.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Command;
+use std::time::Duration;
+
+use common::tmux::{end, keys, missing, new_session, wait_for};
+use common::wait::wait_until_blocking;
+use jiff::{SignedDuration, Timestamp};
+use podscope::sim::{SimClock, SimConfig, Simulator};
+
+/// A tmux session, ended when dropped (also when an assertion fails).
+struct Session(String);
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        end(&self.0);
+    }
+}
+
+async fn start_rollout() -> Simulator {
+    Simulator::start(SimConfig {
+        clock: SimClock::scaled(Timestamp::now() - SignedDuration::from_hours(2), 1.0),
+        scenarios: vec![common::sim::scenario("rollout-stuck.yaml")],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts")
+}
+
+/// The pod the header shows (`default/<name>  ● live`).
+fn shown_pod(screen: &str) -> Option<String> {
+    let line = screen.lines().find(|l| l.starts_with("default/web-"))?;
+    let name = line.strip_prefix("default/")?.split_whitespace().next()?;
+    Some(name.to_owned())
+}
+
+fn kubectl(kubeconfig: &str, args: &[&str]) -> String {
+    let out = Command::new("kubectl")
+        .arg("--kubeconfig")
+        .arg(kubeconfig)
+        .args(args)
+        .output()
+        .expect("kubectl runs");
+    assert!(
+        out.status.success(),
+        "kubectl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A free local port (bound and released).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// One HTTP GET through the forward; the status line, if any answer came.
+fn get(port: u16) -> Option<String> {
+    let mut sock = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    sock.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    sock.write_all(b"GET / HTTP/1.0\r\nHost: localhost\r\n\r\n")
+        .ok()?;
+    let mut answer = String::new();
+    let _ = sock.read_to_string(&mut answer);
+    answer.lines().next().map(str::to_owned)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_pod_is_replaced_and_the_forward_keeps_answering() {
+    if missing("the workload view in tmux") || common::cluster::kubectl().is_none() {
+        return;
+    }
+    let sim = start_rollout().await;
+    let kc = sim.kubeconfig_path().display().to_string();
+    let port = free_port();
+    let session = format!("podscope-deploy-web-{}", std::process::id());
+    let cmd = format!(
+        "{} --kubeconfig {kc} deploy/web --forward {port}:8080",
+        env!("CARGO_BIN_EXE_podscope")
+    );
+    tokio::task::block_in_place(|| {
+        new_session(&session, 120, 40, &cmd);
+        let _guard = Session(session.clone());
+        let screen = wait_for(&session, "the workload and a live pod", 30, |s| {
+            s.starts_with("deploy/web") && s.contains("pods ") && s.contains("● live")
+        });
+        let old = shown_pod(&screen).expect("a pod shown");
+        let before =
+            wait_until_blocking(Duration::from_secs(10), Duration::from_millis(200), || {
+                get(port).is_some()
+            });
+        if !before {
+            keys(&session, "f");
+            let panel = wait_for(&session, "the forward panel", 5, |s| s.contains("8080"));
+            panic!("the forward answers before; panel:\n{panel}");
+        }
+        kubectl(&kc, &["delete", "pod", &old, "--wait=false"]);
+        let screen = wait_for(&session, "the replacement", 30, |s| {
+            shown_pod(s).is_some_and(|p| p != old) && s.contains("● live")
+        });
+        let new = shown_pod(&screen).expect("the replacement shown");
+        keys(&session, "l");
+        let marker = format!("pod {old} deleted; following its replacement {new}");
+        wait_for(&session, "the marker line", 10, |s| {
+            s.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(&marker)
+        });
+        let answered =
+            wait_until_blocking(Duration::from_secs(10), Duration::from_millis(200), || {
+                get(port).is_some()
+            });
+        assert!(answered, "the forward answers through the replacement");
+    });
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rollout_undo_moves_to_a_healthy_pod_of_the_old_replica_set() {
+    if missing("the workload view in tmux") || common::cluster::kubectl().is_none() {
+        return;
+    }
+    let sim = start_rollout().await;
+    let kc = sim.kubeconfig_path().display().to_string();
+    // The rollout to 1.1 has started and its pod crash-loops.
+    let crashing = wait_until_blocking(Duration::from_secs(60), Duration::from_millis(500), || {
+        kubectl(&kc, &["get", "pods", "-l", "app=web"]).contains("CrashLoopBackOff")
+    });
+    assert!(crashing, "the new ReplicaSet's pod crash-loops");
+    let session = format!("podscope-rollout-undo-{}", std::process::id());
+    let cmd = format!(
+        "{} --kubeconfig {kc} deploy/web",
+        env!("CARGO_BIN_EXE_podscope")
+    );
+    tokio::task::block_in_place(|| {
+        new_session(&session, 120, 40, &cmd);
+        let _guard = Session(session.clone());
+        let screen = wait_for(&session, "the crash-looping pod", 30, |s| {
+            s.contains("STATUS CrashLoopBackOff")
+        });
+        let new_pod = shown_pod(&screen).expect("the new ReplicaSet's pod");
+        kubectl(&kc, &["rollout", "undo", "deploy/web"]);
+        let screen = wait_for(&session, "a healthy pod of the old ReplicaSet", 60, |s| {
+            shown_pod(s).is_some_and(|p| p != new_pod) && s.contains("STATUS Running")
+        });
+        assert!(screen.contains("following its replacement"), "{screen}");
+    });
+    sim.shutdown().await;
+}
