@@ -197,6 +197,18 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::switcher::pod_list(state, pods);
             Vec::new()
         }
+        Msg::PodListApplied(pod) => {
+            super::switcher::pod_applied(state, pod);
+            Vec::new()
+        }
+        Msg::PodListDeleted { namespace, name } => {
+            super::switcher::pod_deleted(state, &namespace, &name);
+            Vec::new()
+        }
+        Msg::PodListFailed(error) => {
+            super::switcher::pod_list_failed(state, error);
+            Vec::new()
+        }
         Msg::OwnerChecked { uid, status } => {
             if state.target.owner_asked.as_deref() == Some(uid.as_str()) {
                 state.target.owner = status;
@@ -310,6 +322,8 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         Action::OpenSwitcher => return super::switcher::open(state),
         Action::SwitcherNext
         | Action::SwitcherPrev
+        | Action::SwitcherPageDown
+        | Action::SwitcherPageUp
         | Action::SwitchToSelected
         | Action::CloseSwitcher => return super::switcher::apply(state, action),
         Action::ExpandDiagnosis

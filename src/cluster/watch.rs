@@ -29,7 +29,8 @@ pub fn events_selector(name: &str, namespace: &str, uid: &str) -> String {
     )
 }
 
-fn watch_error(e: &watcher::Error, resource: &str, namespace: &str) -> String {
+/// One line for a watcher error on `resource` in `namespace`, naming the verb that failed.
+pub(crate) fn watch_error(e: &watcher::Error, resource: &str, namespace: &str) -> String {
     match e {
         watcher::Error::InitialListFailed(k) => describe_error(k, "list", resource, namespace),
         watcher::Error::WatchStartFailed(k) | watcher::Error::WatchFailed(k) => {
