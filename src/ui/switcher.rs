@@ -1,6 +1,7 @@
 //! The pod picker (`P`/`o` over the pod, or the whole screen of a bare `podscope`) and any other
 //! [`Picker`]: a filter line, the rows under their column headers as `kubectl get` aligns them
-//! (each column as wide as its widest cell on the page, three spaces apart), the highlighted
+//! (each column as wide as its widest cell on the page, three spaces apart, two when
+//! narrow), the highlighted
 //! row marked; the key hint comes from the keymap table. Only the page in view is laid out, so
 //! a namespace of thousands of pods draws as fast as one of ten; the title says how many there
 //! are (`pods in shop (5000, 12 shown)` while a filter narrows them).
@@ -94,16 +95,18 @@ pub fn picker_lines<R: PickerRow>(
     what: &str,
     is_current: &dyn Fn(&R) -> bool,
 ) -> Vec<Line<'static>> {
+    let shown = picker.shown();
     let mut lines = Vec::new();
     lines.push(if picker.filter.is_empty() {
-        Line::from(Span::styled("type to filter  (* current)", t.dim))
+        let marked = shown.iter().any(|r| is_current(r));
+        let legend = if marked { "  (* current)" } else { "" };
+        Line::from(Span::styled(format!("type to filter{legend}"), t.dim))
     } else {
         Line::from(vec![
             Span::styled("filter: ", t.dim),
             Span::styled(sanitize(&picker.filter).into_owned(), t.key),
         ])
     });
-    let shown = picker.shown();
     // The page in view: the filter line, the headers and the hint take three rows, the box's
     // border and a spare row the others.
     let room = usize::from(inner.height.saturating_sub(5)).max(1);
@@ -132,7 +135,12 @@ pub fn picker_lines<R: PickerRow>(
         .map(|i| R::COLUMNS.get(*i).copied().unwrap_or_default().to_owned())
         .collect();
     let keep = picker.columns.iter().position(|i| *i == R::KEEP);
-    let widths = widths(&headers, &cells, usize::from(inner.width), keep);
+    let first: Vec<usize> = R::NARROW_FIRST
+        .iter()
+        .filter_map(|c| picker.columns.iter().position(|i| i == c))
+        .collect();
+    let (widths, gap) = widths(&headers, &cells, usize::from(inner.width), &first, keep);
+    let gap = " ".repeat(gap);
     let align = |row: &[String]| -> String {
         let padded: Vec<String> = row
             .iter()
@@ -143,7 +151,7 @@ pub fn picker_lines<R: PickerRow>(
                 format!("{c}{}", " ".repeat(pad))
             })
             .collect();
-        padded.join("   ").trim_end().to_owned()
+        padded.join(&gap).trim_end().to_owned()
     };
     lines.push(Line::from(Span::styled(
         format!("   {}", align(&headers)),
@@ -179,34 +187,43 @@ pub fn picker_lines<R: PickerRow>(
     lines
 }
 
-/// Each column as wide as its widest cell (header included); when the row (three-cell marker,
-/// three spaces between columns) is wider than `width`, the widest column is narrowed (its
-/// cells end in `…`) until it fits, down to 6 cells each, the `keep` column last.
+/// Each column as wide as its widest cell (header included), and the gap between columns:
+/// three spaces as kubectl prints them, two when the row (after the three-cell marker) is wider
+/// than `width`. When it is still too wide, columns are narrowed (their cells end in `…`), never
+/// below their header or 6 cells: those of `first` (indices among the shown columns) in that
+/// order, each as far as needed, then the widest of the others, the `keep` column last.
 fn widths(
     headers: &[String],
     cells: &[Vec<String>],
     width: usize,
+    first: &[usize],
     keep: Option<usize>,
-) -> Vec<usize> {
+) -> (Vec<usize>, usize) {
     let mut widths: Vec<usize> = headers.iter().map(|c| super::width::cells(c)).collect();
+    let least: Vec<usize> = widths.iter().map(|w| (*w).max(6)).collect();
     for row in cells {
         for (w, c) in widths.iter_mut().zip(row) {
             *w = (*w).max(super::width::cells(c));
         }
     }
     let room = width.saturating_sub(3);
-    let total = |w: &[usize]| w.iter().sum::<usize>() + 3 * w.len().saturating_sub(1);
-    while total(&widths) > room {
-        let widest = |spare_keep: bool| {
+    let total = |w: &[usize], gap: usize| w.iter().sum::<usize>() + gap * w.len().saturating_sub(1);
+    let gap = if total(&widths, 3) > room { 2 } else { 3 };
+    for &i in first {
+        let over = total(&widths, gap).saturating_sub(room);
+        let spare = widths[i].saturating_sub(least[i]);
+        widths[i] -= over.min(spare);
+    }
+    while total(&widths, gap) > room {
+        let widest = |pick: &dyn Fn(usize) -> bool| {
             (0..widths.len())
-                .filter(|i| spare_keep || Some(*i) != keep)
-                .filter(|i| widths[*i] > 6)
+                .filter(|i| pick(*i) && widths[*i] > least[*i])
                 .max_by_key(|i| widths[*i])
         };
-        let Some(i) = widest(false).or_else(|| widest(true)) else {
+        let Some(i) = widest(&|i| Some(i) != keep).or_else(|| widest(&|_| true)) else {
             break;
         };
         widths[i] -= 1;
     }
-    widths
+    (widths, gap)
 }

@@ -144,6 +144,9 @@ impl PickerRow for PodChoice {
         "NODE",
     ];
     const KEEP: usize = column::NAME;
+    // The namespace, then RESTARTS' `(70s ago)`, the node, the age, then the name's end (its
+    // hash suffix), before READY or STATUS lose a cell.
+    const NARROW_FIRST: &'static [usize] = &[column::NAMESPACE, 4, column::NODE, 5, column::NAME];
 
     fn cells(&self, now: Timestamp) -> Vec<String> {
         vec![

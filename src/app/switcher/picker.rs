@@ -12,6 +12,9 @@ pub trait PickerRow {
     const COLUMNS: &'static [&'static str];
     /// The column narrowed last when the rows are too wide (the one people read the rows by).
     const KEEP: usize;
+    /// The columns narrowed first, in this order, when the rows are too wide (the ones least
+    /// read).
+    const NARROW_FIRST: &'static [usize];
     /// The row's cells at `now`, one per entry of [`PickerRow::COLUMNS`], raw (the view
     /// sanitises them).
     fn cells(&self, now: Timestamp) -> Vec<String>;
