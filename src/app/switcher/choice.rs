@@ -171,4 +171,10 @@ impl PickerRow for PodChoice {
     fn key(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
     }
+
+    fn has_key(&self, key: &str) -> bool {
+        key.strip_prefix(self.namespace.as_str())
+            .and_then(|rest| rest.strip_prefix('/'))
+            == Some(self.name.as_str())
+    }
 }

@@ -24,6 +24,11 @@ pub trait PickerRow {
     fn haystack(&self, columns: &[usize]) -> String;
     /// What identifies the row across updates (e.g. `namespace/name`).
     fn key(&self) -> String;
+    /// Whether the row's [`PickerRow::key`] is `key` (a row type may answer without building
+    /// its key: the highlight is looked for among every row after each update).
+    fn has_key(&self, key: &str) -> bool {
+        self.key() == key
+    }
 }
 
 /// A filterable list of rows with one highlighted: the state of a picker overlay.
@@ -124,7 +129,7 @@ impl<R: PickerRow> Picker<R> {
         self.filter = filter;
         self.selected = 0;
         if let Some(key) = before {
-            self.select_where(|r| r.key() == key);
+            self.select_where(|r| r.has_key(&key));
         }
     }
 
@@ -136,7 +141,7 @@ impl<R: PickerRow> Picker<R> {
         let last = self.shown_count().saturating_sub(1);
         self.selected = self.selected.min(last);
         if let Some(key) = before {
-            self.select_where(|r| r.key() == key);
+            self.select_where(|r| r.has_key(&key));
         }
     }
 }
