@@ -1,6 +1,7 @@
 //! `PodSummary`: the pod as podscope shows it, built once per watch event from a `Pod`.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use jiff::{SignedDuration, Timestamp};
@@ -212,6 +213,8 @@ pub struct PodSummary {
     /// `metadata.annotations["kubernetes.io/config.source"]` (`file` or `http` for a static pod
     /// whose API object is only a mirror; `api` or absent otherwise), sanitised.
     pub config_source: Option<String>,
+    /// `metadata.labels`, sanitised (a workload's selector and revision hash read them).
+    pub labels: BTreeMap<String, String>,
 }
 
 impl PodSummary {
@@ -301,6 +304,12 @@ impl PodSummary {
                 .as_ref()
                 .and_then(|a| a.get("kubernetes.io/config.source"))
                 .map(|v| sanitize(v).into_owned()),
+            labels: meta
+                .labels
+                .iter()
+                .flatten()
+                .map(|(k, v)| (sanitize(k).into_owned(), sanitize(v).into_owned()))
+                .collect(),
         }
     }
 

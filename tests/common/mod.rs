@@ -79,6 +79,7 @@ pub fn pod(uid: &str, containers: Vec<ContainerSummary>) -> PodSummary {
         conditions: Vec::new(),
         spec: std::sync::Arc::default(),
         config_source: None,
+        labels: std::collections::BTreeMap::new(),
     }
 }
 

@@ -5,9 +5,18 @@
 //!
 //! Pure: built from k8s-openapi objects at the edge, like [`crate::model::PodSummary`].
 
+pub mod choice;
+pub mod diff;
+pub mod header;
+pub mod parse;
+pub mod selector;
+pub mod summary;
+
 use jiff::Timestamp;
+use k8s_openapi::api::core::v1::Pod;
 
 use super::PodSummary;
+use summary::{CONTROLLER_REVISION_HASH, POD_TEMPLATE_HASH};
 
 /// A workload kind podscope can attach to (what `kubectl get KIND/NAME` accepts for it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -121,6 +130,21 @@ pub struct WorkloadSummary {
     pub revisions: Vec<Revision>,
     /// What changed between the previous and the new ReplicaSet's pod templates.
     pub changes: Vec<TemplateChange>,
+    /// A Job's (or a CronJob's latest Job's) pod counts; `None` for other kinds.
+    pub jobs: Option<JobCounts>,
+    /// A CronJob's most recent Job's name (its pods are the ones shown); `None` otherwise.
+    pub job: Option<String>,
+}
+
+/// A Job's `status.active`, `status.succeeded`, `status.failed` (pods).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct JobCounts {
+    /// Pods running or pending.
+    pub active: i32,
+    /// Pods that succeeded.
+    pub succeeded: i32,
+    /// Pods that failed.
+    pub failed: i32,
 }
 
 /// A pod of a workload, with what the choice rule and the switcher need beyond the pod.
@@ -132,4 +156,23 @@ pub struct WorkloadPod {
     pub hash: Option<String>,
     /// `metadata.creationTimestamp`.
     pub created: Option<Timestamp>,
+}
+
+impl WorkloadPod {
+    /// `pod` summarised ([`PodSummary::from_pod`]) with its `pod-template-hash` (else
+    /// `controller-revision-hash`) label and `creationTimestamp`.
+    #[must_use]
+    pub fn from_pod(pod: &Pod) -> WorkloadPod {
+        let summary = PodSummary::from_pod(pod);
+        let hash = summary
+            .labels
+            .get(POD_TEMPLATE_HASH)
+            .or_else(|| summary.labels.get(CONTROLLER_REVISION_HASH))
+            .cloned();
+        WorkloadPod {
+            created: summary.creation_timestamp,
+            hash,
+            pod: summary,
+        }
+    }
 }
