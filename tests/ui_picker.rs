@@ -32,7 +32,7 @@ fn choice(
         },
         created: Some(t0() - SignedDuration::from_mins(12)),
         trouble: match status {
-            "CrashLoopBackOff" | "ImagePullBackOff" => Trouble::WaitingError,
+            "CrashLoopBackOff" | "ImagePullBackOff" => Trouble::Waiting,
             "Pending" | "ContainerCreating" => Trouble::Pending,
             _ if ready.0 < ready.1 => Trouble::NotReady,
             _ => Trouble::Running,

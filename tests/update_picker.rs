@@ -115,7 +115,7 @@ fn stamped(s: &State, msg: Msg) -> Msg {
 #[test]
 fn trouble_orders_waiting_errors_then_failures_pending_not_ready_running() {
     let cases = [
-        (crash_looping("default", "a"), Trouble::WaitingError),
+        (crash_looping("default", "a"), Trouble::Waiting),
         (failed("default", "b"), Trouble::Failed),
         (pending("default", "c"), Trouble::Pending),
         (not_ready("default", "d"), Trouble::NotReady),
@@ -143,10 +143,16 @@ fn trouble_orders_waiting_errors_then_failures_pending_not_ready_running() {
         false,
     );
     done.phase = "Succeeded".into();
-    assert_eq!(Trouble::of(&done), Trouble::Running);
+    assert_eq!(
+        podscope::model::workload::choice::trouble(&done),
+        Trouble::Running
+    );
     let mut unscheduled = summary("default", "p", ContainerState::Unknown, false);
     unscheduled.phase = "Pending".into();
-    assert_eq!(Trouble::of(&unscheduled), Trouble::Pending);
+    assert_eq!(
+        podscope::model::workload::choice::trouble(&unscheduled),
+        Trouble::Pending
+    );
 }
 
 #[test]

@@ -1,57 +1,15 @@
 //! [`PodChoice`]: one pod a picker offers, with what `kubectl get pods` prints of it (and its
-//! node, as `-o wide` does), and how much trouble it is in, which orders the rows.
+//! node, as `-o wide` does), and how much trouble it is in (`model::workload::choice::trouble`,
+//! the rule that also picks a workload's pod to show), which orders the rows.
 
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Pod;
 
 use super::picker::PickerRow;
 use crate::model::printer::age;
-use crate::model::{ContainerState, PodPrint, PodSummary};
-
-/// How much trouble a pod is in, most first (the order of the picker's rows): a container
-/// waiting with an error reason (`CrashLoopBackOff`, `ImagePullBackOff`,
-/// `CreateContainerConfigError`…), then one terminated with a failure (or a `Failed` pod),
-/// then a `Pending` pod, then a pod not ready, then a pod running (or completed) fine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Trouble {
-    /// A container is waiting with an error reason (not `ContainerCreating`/`PodInitializing`).
-    WaitingError,
-    /// A container's current state is terminated with a failure, or the pod `Failed`.
-    Failed,
-    /// The pod is `Pending` (not scheduled, or its containers not started yet).
-    Pending,
-    /// Running, but not every container is ready.
-    NotReady,
-    /// Running and ready, or `Succeeded`.
-    Running,
-}
-
-impl Trouble {
-    /// The trouble `pod` is in (`docs/picker.md`, "Order").
-    #[must_use]
-    pub fn of(pod: &PodSummary) -> Trouble {
-        let waiting_error = pod.containers.iter().any(|c| {
-            matches!(&c.state, ContainerState::Waiting { reason, .. }
-                if !reason.is_empty() && reason != "ContainerCreating" && reason != "PodInitializing")
-        });
-        let failed = pod.phase == "Failed"
-            || pod.containers.iter().any(|c| {
-                matches!(&c.state, ContainerState::Terminated(t)
-                    if t.exit_code != 0 || (!t.reason.is_empty() && t.reason != "Completed"))
-            });
-        if waiting_error {
-            Trouble::WaitingError
-        } else if failed {
-            Trouble::Failed
-        } else if pod.phase == "Pending" || pod.phase.is_empty() {
-            Trouble::Pending
-        } else if pod.phase != "Succeeded" && pod.print.ready < pod.print.total {
-            Trouble::NotReady
-        } else {
-            Trouble::Running
-        }
-    }
-}
+pub use crate::model::workload::choice::Trouble;
+use crate::model::workload::choice::trouble;
+use crate::model::{PodPrint, PodSummary};
 
 /// One pod a picker offers, with what `kubectl get pods -A -o wide` prints of it
 /// (`model::printer`).
@@ -87,7 +45,7 @@ impl PodChoice {
             print: summary.print.clone(),
             created: summary.creation_timestamp,
             node: summary.node.clone(),
-            trouble: Trouble::of(summary),
+            trouble: trouble(summary),
         }
     }
 
