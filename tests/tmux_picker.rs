@@ -89,7 +89,9 @@ async fn the_picker_lists_filters_and_attaches() {
         keys(&session, "c");
         keys(&session, "r");
         keys(&session, "a");
-        let filtered = wait_for(&session, "the filter", 20, |s| s.contains(", 1 shown)"));
+        let filtered = wait_for(&session, "the filter", 20, |s| {
+            s.contains("filter: cra") && s.contains(", 1 shown)")
+        });
         keys(&session, "Enter");
         let attached = wait_for(&session, "the crash pod", 20, |s| {
             s.lines()
