@@ -216,12 +216,12 @@ fn loading_and_a_failing_watch_are_said() {
 fn a_workloads_pods_show_their_node() {
     let mut s = applied(proxy_and_app());
     let mut pods = vec![
-        choice("default", "web", (1, 1), "Running", 0),
         choice("default", "web-7d9f8-k2x9q", (0, 1), "CrashLoopBackOff", 3),
         choice("default", "web-7d9f8-pending", (0, 1), "Pending", 0),
+        choice("default", "web", (1, 1), "Running", 0),
     ];
-    pods[0].node = Some("node-1".into());
-    pods[1].node = Some("node-2".into());
+    pods[0].node = Some("node-2".into());
+    pods[2].node = Some("node-1".into());
     switcher::open_rows(&mut s, pods);
     let screen = rows(&render(&s, 100, 24));
     assert!(

@@ -473,10 +473,11 @@ fn a_workloads_rows_open_without_any_request() {
     let mut s = attached();
     let mut web = running("default", "web");
     web.node = Some("node-1".into());
+    // In the order given (the workload's own, worst first).
     let rows_given = vec![
-        web,
         crash_looping("default", "web-2"),
         pending("default", "web-3"),
+        web,
     ];
     switcher::open_rows(&mut s, rows_given);
     let sw = s.overlay.switcher().expect("open");

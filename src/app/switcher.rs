@@ -112,10 +112,10 @@ pub fn open_standalone(state: &mut State) -> Vec<Cmd> {
     vec![cmd]
 }
 
-/// Opens the switcher already filled with `rows` (a workload's pods), sorted most trouble
-/// first, with a NODE column and the current pod highlighted; no list is asked for.
-pub fn open_rows(state: &mut State, mut rows: Vec<PodChoice>) {
-    rows.sort_by(PodChoice::order);
+/// Opens the switcher already filled with `rows` (a workload's pods), in the order given (a
+/// workload's pods come sorted by `model::workload::choice::sort_by_trouble`, as its glyph
+/// row), with a NODE column and the current pod highlighted; no list is asked for.
+pub fn open_rows(state: &mut State, rows: Vec<PodChoice>) {
     let mut picker = Picker {
         rows,
         columns: column::WITH_NODE.to_vec(),
