@@ -1,8 +1,9 @@
 //! A bare `podscope` through the binary (`docs/picker.md`): on a real terminal (tmux) against
 //! the simulator running the demo scenarios, the picker lists the namespace's pods, typing `cra`
 //! narrows it to `crash`, Enter attaches (the header shows `default/crash`) and `q` leaves with
-//! exit 0; Esc on the picker leaves at once with the terminal restored. Without a terminal, or
-//! with `--once`, there is nothing to pick with: one line naming what to pass, exit 2.
+//! exit 0; Esc on the picker leaves at once with the terminal restored; a refused `list pods`
+//! is a setup error before anything is drawn. Without a terminal, or with `--once`, there is
+//! nothing to pick with: one line naming what to pass, exit 2.
 
 mod common;
 
@@ -147,4 +148,40 @@ async fn esc_leaves_the_picker_with_exit_0_and_the_terminal_restored() {
     assert!(listed.contains("NAMESPACE"), "{listed}");
     assert!(!after.contains("pods in all namespaces"), "{after}");
     assert!(after.trim_start().starts_with("rc=0"), "{after}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_list_of_pods_is_a_setup_error_before_anything_is_drawn() {
+    if missing("the pod picker's refused list in tmux") {
+        return;
+    }
+    let sim = Simulator::start(SimConfig {
+        deny: vec![("list".into(), "pods".into())],
+        ..SimConfig::demo()
+    })
+    .await
+    .expect("simulator starts");
+    let kc = sim.kubeconfig_path().display().to_string();
+    let screens = tokio::task::block_in_place(|| {
+        [("", "default"), (" -A", "all")].map(|(flag, what)| {
+            let session = format!("podscope-picker-403-{what}-{}", std::process::id());
+            let _guard = start(&session, &format!("{} --kubeconfig {kc}{flag}", podscope()));
+            wait_for(&session, "the exit code", 20, |s| s.contains("rc="))
+        })
+    });
+    sim.shutdown().await;
+    let [namespace, all] = screens;
+    assert!(
+        namespace
+            .starts_with("podscope: forbidden (403): cannot list pods in namespace \"default\": "),
+        "{namespace}"
+    );
+    assert!(
+        all.starts_with("podscope: forbidden (403): cannot list pods in all namespaces: "),
+        "{all}"
+    );
+    for screen in [&namespace, &all] {
+        assert!(screen.contains("\nrc=2"), "{screen}");
+        assert!(!screen.contains("┌"), "nothing drawn: {screen}");
+    }
 }

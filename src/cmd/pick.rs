@@ -61,6 +61,10 @@ async fn can_list(target: &Target, all_namespaces: bool) -> Result<(), String> {
     match api.list(&ListParams::default().limit(1)).await {
         Ok(_) => Ok(()),
         Err(e) => match first_request_error(&e, "list", target) {
+            Some(msg) if all_namespaces => Err(msg.replace(
+                &format!(" in namespace \"{}\"", target.namespace),
+                " in all namespaces",
+            )),
             Some(msg) => Err(msg),
             // Another answer (a 5xx): the picker shows the watch's own error and retries.
             None => Ok(()),
