@@ -49,7 +49,7 @@ fn every_key_and_the_legend_are_reachable_at_80x24() {
         "panels",
         "help, quit",
         "port-forward panel (f)",
-        "pod switcher (P, demo)",
+        "pod switcher (P)",
     ] {
         assert!(all.contains(heading), "heading {heading} missing");
     }

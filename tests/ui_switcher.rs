@@ -10,10 +10,11 @@ use podscope::app::switcher::PodChoice;
 use podscope::app::{Cmd, Msg, State, update};
 use podscope::model::PodPrint;
 
-/// `default/web` in the demo (pod switching on), not dirty.
+/// `default/web` in the demo (pod switching on, the picker over every namespace), not dirty.
 fn demo() -> State {
     let mut s = applied(proxy_and_app());
     s.config.can_switch = true;
+    s.config.all_namespaces = true;
     s
 }
 
@@ -56,7 +57,10 @@ fn choice(
 /// The demo with the switcher open on four pods.
 fn switcher_open() -> State {
     let mut s = demo();
-    assert_eq!(update(&mut s, key(KeyCode::Char('P'))), vec![Cmd::ListPods]);
+    assert_eq!(
+        update(&mut s, key(KeyCode::Char('P'))),
+        vec![Cmd::WatchPodList { namespace: None }]
+    );
     update(
         &mut s,
         Msg::PodList(vec![
@@ -77,7 +81,8 @@ fn switcher_open() -> State {
 
 fn shown(s: &State) -> Vec<String> {
     let sw = s.overlay.switcher().expect("open");
-    sw.shown()
+    sw.picker
+        .shown()
         .iter()
         .map(|p| format!("{}/{}", p.namespace, p.name))
         .collect()
@@ -142,8 +147,11 @@ fn typing_filters_the_switcher() {
     // Esc clears the filter (the highlight stays on the same pod), a second Esc closes.
     assert!(update(&mut s, key(KeyCode::Esc)).is_empty());
     let sw = s.overlay.switcher().expect("still open");
-    assert_eq!(sw.filter, "");
-    assert_eq!(sw.selected_row().map(|p| p.name.as_str()), Some("crash"));
+    assert_eq!(sw.picker.filter, "");
+    assert_eq!(
+        sw.picker.selected_row().map(|p| p.name.as_str()),
+        Some("crash")
+    );
     update(&mut s, key(KeyCode::Char('q')));
     assert!(s.overlay.switcher().is_some(), "q is text in the switcher");
     assert_eq!(shown(&s), Vec::<String>::new());
@@ -152,7 +160,7 @@ fn typing_filters_the_switcher() {
         "nothing shown, nothing to switch to"
     );
     update(&mut s, key(KeyCode::Esc));
-    update(&mut s, key(KeyCode::Esc));
+    assert_eq!(update(&mut s, key(KeyCode::Esc)), vec![Cmd::StopPodList]);
     assert!(s.overlay.switcher().is_none());
     // Filter, then Enter: the one shown row.
     update(&mut s, key(KeyCode::Char('P')));
@@ -166,7 +174,7 @@ fn typing_filters_the_switcher() {
     update(&mut s, key(KeyCode::Char('h')));
     let cmds = update(&mut s, key(KeyCode::Enter));
     assert!(
-        matches!(&cmds[..], [Cmd::SwitchPod { name, .. }] if name == "hello"),
+        matches!(&cmds[..], [Cmd::StopPodList, Cmd::SwitchPod { name, .. }] if name == "hello"),
         "{cmds:?}"
     );
 }

@@ -48,7 +48,12 @@ fn demo_state() -> State {
 
 /// Switches through the switcher (`P`, the list, `↓` to `default/crash`, Enter).
 fn switch_to_crash(s: &mut State) -> Vec<Cmd> {
-    assert_eq!(update(s, key(KeyCode::Char('P'))), vec![Cmd::ListPods]);
+    assert_eq!(
+        update(s, key(KeyCode::Char('P'))),
+        vec![Cmd::WatchPodList {
+            namespace: Some("default".into())
+        }]
+    );
     update(
         s,
         Msg::PodList(vec![
@@ -66,11 +71,14 @@ fn the_config_survives_a_pod_switch() {
     let cmds = switch_to_crash(&mut s);
     assert_eq!(
         cmds,
-        vec![Cmd::SwitchPod {
-            namespace: "default".into(),
-            name: "crash".into(),
-            generation: Generation(2),
-        }]
+        vec![
+            Cmd::StopPodList,
+            Cmd::SwitchPod {
+                namespace: "default".into(),
+                name: "crash".into(),
+                generation: Generation(2),
+            }
+        ]
     );
     update(&mut s, from(2, Msg::PodApplied(Box::new(crash("uid-c")))));
     assert_eq!(
@@ -200,10 +208,13 @@ fn a_recreated_pod_is_a_new_generation_and_generations_only_grow() {
     s.config.can_switch = true;
     assert!(matches!(
         switch_to_crash(&mut s)[..],
-        [Cmd::SwitchPod {
-            generation: Generation(3),
-            ..
-        }]
+        [
+            Cmd::StopPodList,
+            Cmd::SwitchPod {
+                generation: Generation(3),
+                ..
+            }
+        ]
     ));
 }
 
@@ -255,7 +266,12 @@ fn a_switch_closes_the_forwards_and_says_which() {
     );
     podscope::app::forwards::add(&mut s, "8080:80".parse().expect("spec"));
     // Back to web through the list: one forward of crash closed.
-    assert_eq!(update(&mut s, key(KeyCode::Char('P'))), vec![Cmd::ListPods]);
+    assert_eq!(
+        update(&mut s, key(KeyCode::Char('P'))),
+        vec![Cmd::WatchPodList {
+            namespace: Some("default".into())
+        }]
+    );
     update(
         &mut s,
         Msg::PodList(vec![

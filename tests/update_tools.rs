@@ -1,15 +1,12 @@
-//! `update` scripts for the port-forward panel `f` and the demo's pod switcher, plus snapshots
-//! of the panel and the switcher at 120×40.
+//! `update` scripts for the port-forward panel `f`, plus snapshots of the panel at 120×40 (the
+//! pod picker's are in `update_picker.rs`).
 
 mod common;
 
 use common::{applied, key, proxy_and_app, render};
 use crossterm::event::KeyCode;
 use jiff::SignedDuration;
-use podscope::app::generation::Generation;
 use podscope::app::msg::ForwardMsg;
-use podscope::app::state::Connection;
-use podscope::app::switcher::PodChoice;
 use podscope::app::{Cmd, Msg, State, update};
 use podscope::model::forward::PortSpec;
 use podscope::model::forward_status::{ForwardState, ForwardStatus};
@@ -253,53 +250,4 @@ fn forward_panel_shows_how_long_it_is_broken_and_the_gap_it_recovered_from() {
     );
     assert!(!screen.contains("broken for"), "{screen}");
     insta::assert_snapshot!("forward_panel_recovered@120x40", render(&s, 120, 40));
-}
-
-#[test]
-fn switcher_is_absent_for_real_clusters() {
-    let mut s = two_containers();
-    assert!(update(&mut s, key(KeyCode::Char('P'))).is_empty());
-    assert!(s.overlay.switcher().is_none());
-}
-
-#[test]
-fn switcher_opens_lists_and_switches_with_a_state_reset() {
-    let mut s = two_containers();
-    s.config.can_switch = true;
-    update(&mut s, key(KeyCode::Char('e'))); // leaves a status line behind
-    assert_eq!(update(&mut s, key(KeyCode::Char('P'))), vec![Cmd::ListPods]);
-    update(
-        &mut s,
-        Msg::PodList(vec![
-            PodChoice::named("default", "web"),
-            PodChoice::named("default", "crash"),
-            PodChoice::named("default", "hello"),
-            PodChoice::named("04-crashloop-oomkilled-jvm", "orders-jvm"),
-        ]),
-    );
-    let sw = s.overlay.switcher().expect("open");
-    assert_eq!(sw.selected_row(), Some(&PodChoice::named("default", "web")));
-    insta::assert_snapshot!("switcher@120x40", render(&s, 120, 40));
-    update(&mut s, key(KeyCode::Up));
-    update(&mut s, key(KeyCode::Up));
-    let cmds = update(&mut s, key(KeyCode::Enter));
-    assert_eq!(
-        cmds,
-        vec![Cmd::SwitchPod {
-            namespace: "default".into(),
-            name: "crash".into(),
-            generation: Generation(2),
-        }]
-    );
-    assert_eq!(
-        (s.target.namespace.as_str(), s.target.name.as_str()),
-        ("default", "crash")
-    );
-    assert!(s.target.pod.is_none() && s.target.events.is_empty() && s.overlay.switcher().is_none());
-    assert_eq!(s.target.connection, Connection::Connecting);
-    assert!(s.config.can_switch && s.target.logs.status.is_none());
-    // `o` opens it too; Esc closes without switching.
-    assert_eq!(update(&mut s, key(KeyCode::Char('o'))), vec![Cmd::ListPods]);
-    assert!(update(&mut s, key(KeyCode::Esc)).is_empty());
-    assert!(s.overlay.switcher().is_none());
 }

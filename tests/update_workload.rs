@@ -241,8 +241,10 @@ fn brackets_move_to_siblings_in_the_choice_order_and_p_lists_them() {
     // `P`: the workload's pods, nothing asked, the shown one highlighted.
     assert!(update(&mut s, key(KeyCode::Char('P'))).is_empty());
     let sw = s.overlay.switcher().expect("switcher open");
-    assert!(!sw.loading);
+    assert!(!sw.picker.loading);
+    assert!(matches!(sw.rows, podscope::app::switcher::Rows::Given));
     let rows: Vec<(&str, String)> = sw
+        .picker
         .rows
         .iter()
         .map(|r| (r.name.as_str(), r.print.status.clone()))
@@ -256,7 +258,7 @@ fn brackets_move_to_siblings_in_the_choice_order_and_p_lists_them() {
         ]
     );
     assert_eq!(
-        sw.selected_row().map(|r| r.name.as_str()),
+        sw.picker.selected_row().map(|r| r.name.as_str()),
         Some("web-7d9f8c6b5-aaaaa")
     );
     update(&mut s, key(KeyCode::Up));

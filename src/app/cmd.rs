@@ -67,8 +67,15 @@ pub enum Cmd {
         /// The forward's id.
         id: u64,
     },
-    /// Ask for the pods the switcher offers (demo only); answered by `Msg::PodList`.
-    ListPods,
+    /// Start the pod picker's list+watch of the pods of `namespace` (`None`: every namespace),
+    /// replacing any running one: a (re)list arrives as `Msg::PodList`, then each change as
+    /// `Msg::PodListApplied` / `Msg::PodListDeleted`, a failure as `Msg::PodListFailed`.
+    WatchPodList {
+        /// The namespace to list, `None` for all of them (`-A`).
+        namespace: Option<String>,
+    },
+    /// Stop the pod picker's list+watch (the picker closed).
+    StopPodList,
     /// Aim the session at another pod: abort the pod/events/log watches and forwards and start
     /// the pod watch for `namespace/name`, its messages stamped with `generation`.
     SwitchPod {

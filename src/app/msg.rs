@@ -105,8 +105,20 @@ pub enum Msg {
     DebugFailed(String),
     /// Progress of a port-forward started by `Cmd::AddForward`.
     Forward(ForwardMsg),
-    /// `Cmd::ListPods` answered: the pods the switcher offers, with their kubectl columns.
+    /// The picker's list+watch (`Cmd::WatchPodList`) (re)listed: every pod, with its kubectl
+    /// columns.
     PodList(Vec<crate::app::switcher::PodChoice>),
+    /// The picker's list+watch saw a pod added or changed.
+    PodListApplied(crate::app::switcher::PodChoice),
+    /// The picker's list+watch saw a pod deleted.
+    PodListDeleted {
+        /// `metadata.namespace`.
+        namespace: String,
+        /// `metadata.name`.
+        name: String,
+    },
+    /// The picker's list+watch failed (verb, resource and cause); it retries with back-off.
+    PodListFailed(String),
     /// The answer to `Cmd::ReadLogTail`: the tail's lines (sanitised, oldest first) or the
     /// server's refusal (e.g. `previous terminated container "x" in pod "y" not found`).
     LogTailRead {

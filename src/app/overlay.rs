@@ -37,7 +37,7 @@ pub enum Overlay {
         /// The spec being typed after `a`; it reads raw keys while `Some`.
         input: Option<crate::app::prompt::Prompt>,
     },
-    /// The demo's pod switcher (`P`/`o`).
+    /// The pod picker: `P`/`o` over the pod, or the whole screen of a bare `podscope`.
     Switcher(Switcher),
     /// The log pane's search (`/`) or filter (`&`) prompt; it reads raw keys.
     Prompt(Input),

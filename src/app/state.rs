@@ -109,9 +109,9 @@ impl State {
     }
 
     /// Whether anything on screen depends on `now` (ages, "x ago", countdowns, how long a
-    /// forward has been broken), i.e. whether a `Tick` must redraw.
+    /// forward has been broken, the picker's AGE column), i.e. whether a `Tick` must redraw.
     #[must_use]
     pub fn shows_clock(&self) -> bool {
-        self.target.shows_clock(self.overlay.forwards_shown())
+        self.target.shows_clock(self.overlay.forwards_shown()) || self.overlay.switcher().is_some()
     }
 }

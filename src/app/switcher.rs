@@ -1,191 +1,154 @@
-//! The demo's pod switcher: `P`/`o` lists the demo cluster's pods (from the simulator's store,
-//! in-process — never a namespace-wide list against a real cluster) with kubectl's READY,
-//! STATUS, RESTARTS and AGE columns; typing narrows the list, Enter aims podscope at the chosen
-//! one (the moving keys are rows of [`super::keymap::KEYMAP`]). Pure: every effect is a
-//! returned [`Cmd`].
-//!
-//! The list itself is a [`Picker`] over any [`PickerRow`] (the switcher's rows are
-//! [`PodChoice`]s), so another overlay can offer other rows — e.g. the pods of a workload —
-//! with the same filter and keys.
+//! The pod picker: `P`/`o` over a pod (the switcher), and the whole screen of a bare
+//! `podscope` with no target. It lists the namespace's pods (every namespace's with `-A` and in
+//! the demo) from one list+watch the session runs only while it is open (`Cmd::WatchPodList`,
+//! stopped by `Cmd::StopPodList` when it closes), with kubectl's NAME READY STATUS RESTARTS AGE
+//! columns, most trouble first; typing narrows the list, Enter aims podscope at the chosen pod
+//! (the moving keys are rows of [`super::keymap::KEYMAP`]). A workload's pods are offered the
+//! same way from rows already known ([`open_rows`]: no request). Pure: every effect is a
+//! returned [`Cmd`]. `docs/picker.md` describes it.
+
+mod choice;
+mod live;
+mod picker;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use jiff::Timestamp;
-use k8s_openapi::api::core::v1::Pod;
 
+pub use self::choice::{PodChoice, Trouble, column};
+pub use self::live::{pod_applied, pod_deleted, pod_list, pod_list_failed};
+pub use self::picker::{Picker, PickerRow};
 use super::Cmd;
 use super::keymap::Action;
 use super::overlay::Overlay;
 use super::state::State;
 use super::target::Target;
-use crate::model::PodPrint;
-use crate::model::printer::{age, print_pod};
 use crate::model::sanitize::sanitize;
 
-/// A row a [`Picker`] offers: its cells under [`PickerRow::COLUMNS`] and the text the filter
-/// searches.
-pub trait PickerRow {
-    /// The column headers, e.g. `["NAMESPACE", "NAME", "READY", …]`.
-    const COLUMNS: &'static [&'static str];
-    /// The column narrowed last when the rows are too wide (the one people read the rows by).
-    const KEEP: usize;
-    /// The row's cells at `now`, one per column, raw (the view sanitises them).
-    fn cells(&self, now: Timestamp) -> Vec<String>;
-    /// The text typed characters are matched against (case-insensitive substring).
-    fn haystack(&self) -> String;
-}
-
-/// A filterable list of rows with one highlighted: the state of a picker overlay.
+/// Where the open picker's rows come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Picker<R> {
-    /// The rows offered, in display order; empty while loading.
-    pub rows: Vec<R>,
-    /// What was typed: only rows whose haystack contains it (ignoring case) are shown.
-    pub filter: String,
-    /// Index of the highlighted row among the shown ones ([`Picker::shown`]).
-    pub selected: usize,
-    /// Waiting for the rows.
-    pub loading: bool,
+pub enum Rows {
+    /// The session's list+watch of the pods of `namespace` (`None`: every namespace).
+    Watched {
+        /// The namespace listed, `None` for all of them.
+        namespace: Option<String>,
+    },
+    /// Given when it opened ([`open_rows`]): nothing is asked of the cluster.
+    Given,
 }
 
-impl<R> Default for Picker<R> {
-    fn default() -> Self {
-        Picker {
-            rows: Vec::new(),
-            filter: String::new(),
-            selected: 0,
-            loading: false,
-        }
-    }
-}
-
-impl<R: PickerRow> Picker<R> {
-    /// The rows the filter lets through, in order.
-    #[must_use]
-    pub fn shown(&self) -> Vec<&R> {
-        let needle = self.filter.to_lowercase();
-        self.rows
-            .iter()
-            .filter(|r| r.haystack().to_lowercase().contains(&needle))
-            .collect()
-    }
-
-    /// The highlighted row, if any is shown.
-    #[must_use]
-    pub fn selected_row(&self) -> Option<&R> {
-        self.shown().get(self.selected).copied()
-    }
-
-    /// Highlights the next shown row (stops at the last).
-    pub fn next(&mut self) {
-        self.selected = (self.selected + 1).min(self.shown().len().saturating_sub(1));
-    }
-
-    /// Highlights the previous shown row (stops at the first).
-    pub fn prev(&mut self) {
-        self.selected = self.selected.saturating_sub(1);
-    }
-
-    /// Sets the filter, keeping the highlighted row when it is still shown, else the first.
-    pub fn set_filter(&mut self, filter: String) {
-        let before = self.selected_row().map(|r| r.haystack());
-        self.filter = filter;
-        let shown = self.shown();
-        self.selected = before
-            .and_then(|h| shown.iter().position(|r| r.haystack() == h))
-            .unwrap_or(0);
-    }
-}
-
-/// One pod the switcher offers, with what `kubectl get pods -A` prints of it (`model::printer`).
+/// The pod picker overlay: the rows, where they come from, and whether it is the whole screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PodChoice {
-    /// `metadata.namespace`.
-    pub namespace: String,
-    /// `metadata.name`.
-    pub name: String,
-    /// READY, STATUS and RESTARTS as the printer computes them.
-    pub print: PodPrint,
-    /// `metadata.creationTimestamp`, for AGE.
-    pub created: Option<Timestamp>,
+pub struct Switcher {
+    /// The rows, the filter and the highlight.
+    pub picker: Picker<PodChoice>,
+    /// Where the rows come from.
+    pub rows: Rows,
+    /// Opened with no pod to show (a bare `podscope`): it is the whole screen, closing it quits
+    /// and Enter attaches.
+    pub standalone: bool,
+    /// The list+watch's last error (`Msg::PodListFailed`), cleared by the next answer; it
+    /// retries with back-off.
+    pub error: Option<String>,
 }
 
-impl PodChoice {
-    /// The choice for `pod` (raw API strings, as the printer reads them).
+impl Switcher {
+    /// The title's words: `pods in shop`, `pods in all namespaces`.
     #[must_use]
-    pub fn from_pod(pod: &Pod) -> PodChoice {
-        PodChoice {
-            namespace: pod.metadata.namespace.clone().unwrap_or_default(),
-            name: pod.metadata.name.clone().unwrap_or_default(),
-            print: print_pod(pod),
-            created: pod.metadata.creation_timestamp.as_ref().map(|t| t.0),
-        }
-    }
-
-    /// A choice known only by name (empty columns; for tests and listers without objects).
-    #[must_use]
-    pub fn named(namespace: &str, name: &str) -> PodChoice {
-        PodChoice {
-            namespace: namespace.to_owned(),
-            name: name.to_owned(),
-            print: PodPrint::default(),
-            created: None,
+    pub fn scope(&self) -> String {
+        let namespace = match &self.rows {
+            Rows::Watched { namespace } => namespace.clone(),
+            Rows::Given => self.picker.rows.first().map(|p| p.namespace.clone()),
+        };
+        match namespace {
+            Some(ns) => format!("pods in {}", sanitize(&ns)),
+            None => "pods in all namespaces".to_owned(),
         }
     }
 }
 
-impl PickerRow for PodChoice {
-    const COLUMNS: &'static [&'static str] =
-        &["NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE"];
-    const KEEP: usize = 1;
-
-    fn cells(&self, now: Timestamp) -> Vec<String> {
-        vec![
-            self.namespace.clone(),
-            self.name.clone(),
-            self.print.ready_text(),
-            self.print.status.clone(),
-            self.print.restarts_text(now),
-            age(self.created, now),
-        ]
-    }
-
-    fn haystack(&self) -> String {
-        format!("{}/{}", self.namespace, self.name)
-    }
+/// Opens a picker of `rows` (in place of any other overlay: it takes the keys).
+fn open_with(state: &mut State, switcher: Switcher) {
+    state.overlay = Overlay::Switcher(switcher);
+    state.dirty = true;
 }
 
-/// The switcher overlay: a picker over the demo cluster's pods.
-pub type Switcher = Picker<PodChoice>;
+/// The switcher of the namespace's pods (every namespace's with `-A`), loading.
+fn watched(state: &State, standalone: bool) -> (Switcher, Cmd) {
+    let namespace = (!state.config.all_namespaces).then(|| state.target.namespace.clone());
+    let columns = if namespace.is_some() {
+        column::IN_NAMESPACE.to_vec()
+    } else {
+        column::ALL_NAMESPACES.to_vec()
+    };
+    let switcher = Switcher {
+        picker: Picker {
+            columns,
+            loading: true,
+            ..Picker::default()
+        },
+        rows: Rows::Watched {
+            namespace: namespace.clone(),
+        },
+        standalone,
+        error: None,
+    };
+    (switcher, Cmd::WatchPodList { namespace })
+}
 
-/// `P`/`o`: open the switcher (loading; in place of any other overlay: the switcher takes the
-/// keys) and ask for the list.
+/// `P`/`o`: open the switcher over the pod (loading) and start the list+watch of the pods.
 pub fn open(state: &mut State) -> Vec<Cmd> {
     if !state.config.can_switch {
         return Vec::new();
     }
-    state.overlay = Overlay::Switcher(Switcher {
-        loading: true,
-        ..Switcher::default()
-    });
-    state.dirty = true;
-    vec![Cmd::ListPods]
+    let (switcher, cmd) = watched(state, false);
+    open_with(state, switcher);
+    vec![cmd]
 }
 
-/// `Msg::PodList`: fill the open switcher, sorted by namespace and name, highlighting the
-/// current pod.
-pub fn pod_list(state: &mut State, mut pods: Vec<PodChoice>) {
-    let (namespace, name) = (&state.target.namespace, &state.target.name);
-    if let Overlay::Switcher(sw) = &mut state.overlay {
-        pods.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
-        sw.rows = pods;
-        sw.selected = sw
-            .shown()
-            .iter()
-            .position(|p| p.namespace == *namespace && p.name == *name)
-            .unwrap_or(0);
-        sw.loading = false;
-        state.dirty = true;
+/// A bare `podscope`: the picker as the whole screen (no pod yet: `state.target` names only
+/// the namespace), loading, and the list+watch of the pods started.
+pub fn open_standalone(state: &mut State) -> Vec<Cmd> {
+    let (switcher, cmd) = watched(state, true);
+    open_with(state, switcher);
+    vec![cmd]
+}
+
+/// Opens the switcher already filled with `rows` (a workload's pods), in the order given (a
+/// workload's pods come sorted by `model::workload::choice::sort_by_trouble`, as its glyph
+/// row), with a NODE column and the current pod highlighted; no list is asked for.
+pub fn open_rows(state: &mut State, rows: Vec<PodChoice>) {
+    let mut picker = Picker {
+        rows,
+        columns: column::WITH_NODE.to_vec(),
+        ..Picker::default()
+    };
+    let (ns, name) = (&state.target.namespace, &state.target.name);
+    picker.select_where(|p| p.is(ns, name));
+    open_with(
+        state,
+        Switcher {
+            picker,
+            rows: Rows::Given,
+            standalone: false,
+            error: None,
+        },
+    );
+}
+
+/// Closes the switcher: stops its list+watch, if any; the standalone picker quits instead
+/// (nothing was chosen).
+pub fn close(state: &mut State) -> Vec<Cmd> {
+    let Overlay::Switcher(sw) = std::mem::take(&mut state.overlay) else {
+        return Vec::new();
+    };
+    state.dirty = true;
+    let mut cmds = Vec::new();
+    if matches!(sw.rows, Rows::Watched { .. }) {
+        cmds.push(Cmd::StopPodList);
     }
+    if sw.standalone {
+        cmds.push(Cmd::Quit);
+    }
+    cmds
 }
 
 /// Whether the open switcher reads `key` itself rather than through the keymap: a typed
@@ -200,41 +163,46 @@ pub fn reads_key(key: &KeyEvent) -> bool {
 }
 
 /// A key [`reads_key`] accepts: a character narrows the list, Backspace widens it again, Esc
-/// clears a filter or, with none, closes the switcher.
+/// clears a filter or, with none, closes the switcher. In the standalone picker, `q` with no
+/// filter quits as well (there is no pod view to go back to).
 pub fn filter_key(state: &mut State, key: &KeyEvent) -> Vec<Cmd> {
     let Overlay::Switcher(sw) = &mut state.overlay else {
         return Vec::new();
     };
     state.dirty = true;
-    let mut filter = sw.filter.clone();
+    let mut filter = sw.picker.filter.clone();
     match key.code {
+        KeyCode::Char('q') if sw.standalone && filter.is_empty() => return close(state),
         KeyCode::Char(c) => filter.push(c),
         KeyCode::Backspace => {
             filter.pop();
         }
-        KeyCode::Esc if filter.is_empty() => {
-            state.overlay = Overlay::None;
-            return Vec::new();
-        }
+        KeyCode::Esc if filter.is_empty() => return close(state),
         KeyCode::Esc => filter.clear(),
         _ => return Vec::new(),
     }
-    sw.set_filter(filter);
+    sw.picker.set_filter(filter);
     Vec::new()
 }
 
-/// A switcher action from the keymap (`↓` `↑` move, Enter switches, Esc closes).
+/// A switcher action from the keymap (`↓` `↑` move, PageDown/PageUp by a screen, Enter
+/// switches, Esc closes).
 pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
+    let page = state
+        .screen
+        .map_or(10, |(_, rows)| usize::from(rows.saturating_sub(8)).max(1));
     let Overlay::Switcher(sw) = &mut state.overlay else {
         return Vec::new();
     };
     state.dirty = true;
     match action {
-        Action::CloseSwitcher => state.overlay = Overlay::None,
-        Action::SwitcherNext => sw.next(),
-        Action::SwitcherPrev => sw.prev(),
+        Action::CloseSwitcher => return close(state),
+        Action::SwitcherNext => sw.picker.next(),
+        Action::SwitcherPrev => sw.picker.prev(),
+        Action::SwitcherPageDown => sw.picker.down(page),
+        Action::SwitcherPageUp => sw.picker.up(page),
         Action::SwitchToSelected => {
-            let Some(p) = sw.selected_row() else {
+            let Some(p) = sw.picker.selected_row() else {
                 return Vec::new();
             };
             let (namespace, name) = (p.namespace.clone(), p.name.clone());
@@ -246,8 +214,9 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
 }
 
 /// Aims the state at `namespace/name`: a new target under the next generation (connecting, no
-/// pod, no events, no forwards), no overlay; the config (shells, theme, log capacity, `-c`,
-/// switching), the clock and the terminal's size stay.
+/// pod, no events, no forwards), no overlay (an open picker's list+watch is stopped); the
+/// config (shells, theme, log capacity, `-c`, switching), the clock and the terminal's size
+/// stay.
 ///
 /// The port-forwards are closed, and the status line says so (`closed 2 port-forwards of
 /// crash`): a forward targets a pod by name (kubectl's `port-forward pod/NAME`), so after the
@@ -255,6 +224,14 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
 /// re-pointing it at the new pod silently would send a local port's traffic to a pod that may
 /// not listen there. The person re-adds what they need in the panel (`f`).
 pub fn switch(state: &mut State, namespace: &str, name: &str) -> Vec<Cmd> {
+    let mut cmds = Vec::new();
+    if let Overlay::Switcher(Switcher {
+        rows: Rows::Watched { .. },
+        ..
+    }) = &state.overlay
+    {
+        cmds.push(Cmd::StopPodList);
+    }
     let generation = state.generations.allocate();
     let page = state.target.logs.page;
     let closed = state.target.forwards.entries.len();
@@ -269,9 +246,10 @@ pub fn switch(state: &mut State, namespace: &str, name: &str) -> Vec<Cmd> {
     }
     state.overlay = Overlay::None;
     state.dirty = true;
-    vec![Cmd::SwitchPod {
+    cmds.push(Cmd::SwitchPod {
         namespace: namespace.to_owned(),
         name: name.to_owned(),
         generation,
-    }]
+    });
+    cmds
 }

@@ -213,6 +213,18 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::switcher::pod_list(state, pods);
             Vec::new()
         }
+        Msg::PodListApplied(pod) => {
+            super::switcher::pod_applied(state, pod);
+            Vec::new()
+        }
+        Msg::PodListDeleted { namespace, name } => {
+            super::switcher::pod_deleted(state, &namespace, &name);
+            Vec::new()
+        }
+        Msg::PodListFailed(error) => {
+            super::switcher::pod_list_failed(state, error);
+            Vec::new()
+        }
         Msg::OwnerChecked { uid, status } => {
             if state.target.owner_asked.as_deref() == Some(uid.as_str()) {
                 state.target.owner = status;
@@ -338,7 +350,11 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
             }
             return cmds;
         }
-        Action::SwitcherNext | Action::SwitcherPrev | Action::CloseSwitcher => {
+        Action::SwitcherNext
+        | Action::SwitcherPrev
+        | Action::SwitcherPageDown
+        | Action::SwitcherPageUp
+        | Action::CloseSwitcher => {
             return super::switcher::apply(state, action);
         }
         Action::NextSibling => return super::workload::siblings::step(state, true),

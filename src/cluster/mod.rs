@@ -14,6 +14,7 @@ pub mod logs;
 pub mod logs_ws;
 pub mod on_demand;
 pub mod one_shot;
+pub mod pod_list_watch;
 pub mod session;
 pub mod shell;
 pub mod target_tx;

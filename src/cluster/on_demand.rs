@@ -1,11 +1,10 @@
 //! What the session starts on the user's demand: ephemeral debug containers (`d`), port-forwards
-//! (one [`Forwarder`] per forward, its statuses relayed as `Msg::Forward`), and the demo's pod
-//! list (the switcher).
+//! (one [`Forwarder`] per forward, its statuses relayed as `Msg::Forward`), and the pod picker's
+//! list+watch (`super::pod_list_watch`), only while the picker is open.
 //! The terminal handoff itself (`Cmd::OpenShell`, `Cmd::AttachDebug`) is the loop's, see
 //! `tui::run`.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
@@ -26,27 +25,23 @@ use crate::app::shell::DEBUG_IMAGE;
 use crate::model::forward::PortSpec;
 use tokio_util::task::AbortOnDropHandle;
 
-/// Lists the pods the switcher offers, with their kubectl columns. Provided by `podscope demo`
-/// from the simulator's in-process store; absent for real clusters.
-pub type PodLister = Arc<dyn Fn() -> Vec<crate::app::switcher::PodChoice> + Send + Sync>;
-
-/// Running forwards and debug-container tasks, and the pod lister. Dropping it closes every
-/// listener and aborts the tasks.
+/// Running forwards, debug-container tasks and the picker's list+watch. Dropping it closes
+/// every listener and aborts the tasks.
 #[derive(Default)]
 pub struct OnDemand {
     /// Forwards by id: the starter/relay task, which owns the [`Forwarder`] (dropped with it).
     forwards: HashMap<u64, AbortOnDropHandle<()>>,
     /// Debug-container tasks (patch + wait).
     debug: Vec<AbortOnDropHandle<()>>,
-    /// The demo's pod list.
-    pub lister: Option<PodLister>,
+    /// The pod picker's list+watch, while the picker is open.
+    pod_list: Option<AbortOnDropHandle<()>>,
 }
 
 impl std::fmt::Debug for OnDemand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OnDemand")
             .field("forwards", &self.forwards.keys().collect::<Vec<_>>())
-            .field("lister", &self.lister.is_some())
+            .field("pod_list", &self.pod_list.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -119,10 +114,11 @@ impl OnDemand {
         self.forwards.remove(&id);
     }
 
-    /// Stops every forward.
+    /// Stops every forward, debug-container task and the picker's list+watch.
     pub fn stop_all(&mut self) {
         self.forwards.clear();
         self.debug.clear();
+        self.pod_list = None;
     }
 
     /// Adds a `debugger-xxxxx` ephemeral container ([`DEBUG_IMAGE`], profile general, tty,
@@ -155,12 +151,26 @@ impl OnDemand {
         self.debug.push(AbortOnDropHandle::new(task));
     }
 
-    /// Answers `Cmd::ListPods` with `Msg::PodList` (empty without a lister).
-    pub fn list_pods(&self, tx: &TargetTx) {
-        let pods = self.lister.as_ref().map(|l| l()).unwrap_or_default();
-        let tx = tx.clone();
-        tokio::spawn(async move {
-            let _ = tx.send(Msg::PodList(pods)).await;
-        });
+    /// `Cmd::WatchPodList`: starts the picker's list+watch of `namespace`'s pods (`None`: all
+    /// namespaces) through `client`, aborting a running one; its messages go through `tx`.
+    pub fn watch_pod_list(
+        &mut self,
+        client: kube::Client,
+        namespace: Option<String>,
+        tx: TargetTx,
+    ) {
+        let task = tokio::spawn(super::pod_list_watch::watch_pod_list(client, namespace, tx));
+        self.pod_list = Some(AbortOnDropHandle::new(task));
+    }
+
+    /// `Cmd::StopPodList`: aborts the picker's list+watch (no more requests or messages).
+    pub fn stop_pod_list(&mut self) {
+        self.pod_list = None;
+    }
+
+    /// Whether the picker's list+watch is running (for tests of the session).
+    #[must_use]
+    pub fn pod_list_running(&self) -> bool {
+        self.pod_list.as_ref().is_some_and(|t| !t.is_finished())
     }
 }

@@ -36,7 +36,7 @@ pub struct Session {
     logs: HashMap<u64, AbortOnDropHandle<()>>,
     /// Where log streams read from (`--log-transport`); `None` = HTTP through `target.client`.
     log_source: Option<LogSource>,
-    /// Port-forwards, debug containers and the demo's pod lister.
+    /// Port-forwards, debug containers and the pod picker's list+watch.
     on_demand: super::on_demand::OnDemand,
     /// The one-shot GET of a stuck pod's owner (`Cmd::CheckOwner`).
     owner_check: Option<AbortOnDropHandle<()>>,
@@ -55,22 +55,26 @@ impl Session {
     /// Must be called inside a tokio runtime.
     #[must_use]
     pub fn start(target: Target, tx: Sender<Msg>) -> Session {
-        let api: Api<Pod> = Api::namespaced(target.client.clone(), &target.namespace);
-        let task = (!target.pod.is_empty()).then(|| {
-            AbortOnDropHandle::new(tokio::spawn(watch_pod(
-                api,
-                target.namespace.clone(),
-                target.pod.clone(),
-                TargetTx::new(tx.clone(), Generation::FIRST),
-            )))
-        });
+        let mut session = Session::without_pod(target, tx);
+        let api: Api<Pod> =
+            Api::namespaced(session.target.client.clone(), &session.target.namespace);
+        if !session.target.pod.is_empty() {
+            session.restart_pod_watch(api);
+        }
+        session
+    }
+
+    /// A session watching no pod yet (a bare `podscope`, its picker open): nothing runs until
+    /// a `Cmd` starts it (`Cmd::WatchPodList`, then `Cmd::SwitchPod` to the chosen pod).
+    #[must_use]
+    pub fn without_pod(target: Target, tx: Sender<Msg>) -> Session {
         Session {
             pod_name: watch::Sender::new(target.pod.clone()),
             workload: Vec::new(),
             target,
             tx,
             generation: watch::Sender::new(Generation::FIRST),
-            pod_watch: task,
+            pod_watch: None,
             events_watch: None,
             logs: HashMap::new(),
             log_source: None,
@@ -140,9 +144,10 @@ impl Session {
         self.namespace_check = None;
     }
 
-    /// Enables the pod switcher with `lister` (the demo's in-process store).
-    pub fn set_pod_lister(&mut self, lister: super::on_demand::PodLister) {
-        self.on_demand.lister = Some(lister);
+    /// Whether the pod picker's list+watch is running (it runs only while the picker is open).
+    #[must_use]
+    pub fn pod_list_running(&self) -> bool {
+        self.on_demand.pod_list_running()
     }
 
     /// The pod currently watched (client, namespace, name), e.g. for the loop's shell handoff.
@@ -248,7 +253,12 @@ impl Session {
                 );
             }
             Cmd::StopForward { id } => self.on_demand.stop_forward(*id),
-            Cmd::ListPods => self.on_demand.list_pods(&self.stamped()),
+            Cmd::WatchPodList { namespace } => self.on_demand.watch_pod_list(
+                self.target.client.clone(),
+                namespace.clone(),
+                self.stamped(),
+            ),
+            Cmd::StopPodList => self.on_demand.stop_pod_list(),
             Cmd::PodRecreated { generation } => {
                 self.generation.send_replace(*generation);
                 self.stop_instance_tasks();

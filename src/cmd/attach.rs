@@ -1,6 +1,7 @@
 //! `podscope attach POD` (and the bare `podscope POD`): resolves the cluster, then prints one
 //! snapshot (`--once`, [`super::once`]), or checks `-c`, looks for the closest names of a
-//! missing pod, checks the terminal (`super::setup`) and runs the TUI on a [`Session`].
+//! missing pod, checks the terminal (`super::setup`) and runs the TUI on a [`Session`]. With no
+//! target at all, the pod picker ([`super::pick`]).
 
 use std::process::ExitCode;
 
@@ -9,7 +10,6 @@ use jiff::Timestamp;
 use super::cli::AttachArgs;
 use super::setup::{check_container, require_terminal};
 use super::setup_error;
-use crate::cluster::on_demand::PodLister;
 use crate::cluster::one_shot::{pod_names, preflight};
 use crate::cluster::{Session, Target, connect};
 use crate::model::pod_ref::{closest_names, validate_pod_name};
@@ -23,17 +23,19 @@ pub const CHANNEL_CAPACITY: usize = 1024;
 /// # Errors
 /// Only for failures inside the TUI loop (terminal IO); setup errors become exit code 2.
 pub async fn attach(args: &AttachArgs) -> color_eyre::Result<ExitCode> {
-    attach_with(args, None).await
+    attach_with(args, args.all_namespaces).await
 }
 
-/// [`attach`] with an optional pod lister for the switcher (`podscope demo`).
+/// [`attach`], its pod picker (`P`, or the whole screen with no target) listing every
+/// namespace's pods when `all_namespaces` (`-A`; the demo, whose cases have namespaces of
+/// their own).
 ///
 /// # Errors
 /// As [`attach`].
-pub async fn attach_with(
-    args: &AttachArgs,
-    lister: Option<PodLister>,
-) -> color_eyre::Result<ExitCode> {
+pub async fn attach_with(args: &AttachArgs, all_namespaces: bool) -> color_eyre::Result<ExitCode> {
+    if args.target.is_none() && args.selector.is_none() {
+        return super::pick::run(args, all_namespaces).await;
+    }
     let opts = args.connect_options();
     if args.once {
         // A workload or selector target: resolved, its pod chosen, printed (`once::workload`).
@@ -53,7 +55,7 @@ pub async fn attach_with(
         && let Some(target) = super::attach_workload::wanted(args)
     {
         return match target {
-            Ok(target) => super::attach_workload::attach(args, &target, lister).await,
+            Ok(target) => super::attach_workload::attach(args, &target, all_namespaces).await,
             Err(msg) => Ok(setup_error(&msg)),
         };
     }
@@ -90,7 +92,7 @@ pub async fn attach_with(
     if let Err(msg) = require_terminal() {
         return Ok(setup_error(&msg));
     }
-    run_tui_with(target, args, lister, closest).await
+    run_tui_with(target, args, all_namespaces, closest).await
 }
 
 /// The pod `args` names (`NAME`, `pod/NAME`).
@@ -103,7 +105,7 @@ fn pod_target(args: &AttachArgs) -> Result<String, String> {
         (None, Some(_)) | (Some(_), Some(_)) => {
             Err("podscope: a label selector names no single pod; pass a POD".to_owned())
         }
-        (None, None) => Err("podscope: no pod named; pass a POD (podscope POD)".to_owned()),
+        (None, None) => Err(super::pick::NO_TARGET.to_owned()),
     }
 }
 
@@ -120,19 +122,34 @@ pub(crate) async fn closest_pods(target: &Target) -> Vec<String> {
     }
 }
 
-/// Runs the TUI for `target` with `args`' options (`-c`, `--log-lines`, `--forward`);
-/// `lister` enables the pod switcher (the demo's in-process store only). `closest`: the pod was
-/// missing at start-up (the waiting screen says so at once), with the names it suggests.
+/// The TUI's settings from `args` (`--shell`, `--log-lines`, `-c`), the environment
+/// (`NO_COLOR`) and the picker's reach (`all_namespaces`); pod switching is on.
+#[must_use]
+pub fn tui_config(args: &AttachArgs, all_namespaces: bool) -> crate::app::Config {
+    crate::app::Config {
+        theme: crate::theme::Theme::from_env(),
+        shells: crate::app::shell::shells(args.shell.as_deref()),
+        log_lines: args.log_lines,
+        preferred_container: args.container.clone(),
+        can_switch: true,
+        all_namespaces,
+        save_dir: std::env::current_dir().ok(),
+    }
+}
+
+/// Runs the TUI for `target` with `args`' options (`-c`, `--log-lines`, `--forward`); its
+/// picker (`P`) lists every namespace when `all_namespaces`. `closest`: the pod was missing at
+/// start-up (the waiting screen says so at once), with the names it suggests.
 ///
 /// # Errors
 /// Failures inside the TUI loop (terminal IO).
 pub async fn run_tui_with(
     target: Target,
     args: &AttachArgs,
-    lister: Option<PodLister>,
+    all_namespaces: bool,
     closest: Option<Vec<String>>,
 ) -> color_eyre::Result<ExitCode> {
-    run_tui_prepared(target, args, lister, |state| {
+    run_tui_prepared(target, args, all_namespaces, |state| {
         if let Some(names) = closest {
             state.target.connection = crate::app::state::Connection::NotFound;
             state.target.closest_pods = names;
@@ -151,20 +168,13 @@ pub async fn run_tui_with(
 pub async fn run_tui_prepared(
     target: Target,
     args: &AttachArgs,
-    lister: Option<PodLister>,
+    all_namespaces: bool,
     prepare: impl FnOnce(&mut crate::app::State) -> Vec<crate::app::Cmd>,
 ) -> color_eyre::Result<ExitCode> {
     #[allow(clippy::disallowed_methods)] // the initial clock reading; the loop ticks afterwards
     let now = args.now.unwrap_or_else(Timestamp::now);
     let (tx, rx) = tokio::sync::mpsc::channel(CHANNEL_CAPACITY);
-    let config = crate::app::Config {
-        theme: crate::theme::Theme::from_env(),
-        shells: crate::app::shell::shells(args.shell.as_deref()),
-        log_lines: args.log_lines,
-        preferred_container: args.container.clone(),
-        can_switch: lister.is_some(),
-        save_dir: std::env::current_dir().ok(),
-    };
+    let config = tui_config(args, all_namespaces);
     let mut state = crate::app::State::with_config(config, &target.namespace, &target.pod, now);
     let first = prepare(&mut state);
     let target = Target {
@@ -172,9 +182,6 @@ pub async fn run_tui_prepared(
         ..target
     };
     let mut session = Session::start(target, tx).with_log_transport(args.log_transport);
-    if let Some(l) = lister {
-        session.set_pod_lister(l);
-    }
     for cmd in &first {
         session.execute(cmd);
     }

@@ -13,7 +13,6 @@ use super::setup::require_terminal;
 use super::setup_error;
 use crate::app::workload::{FollowMode, WorkloadView, begin};
 use crate::cluster::connect;
-use crate::cluster::on_demand::PodLister;
 use crate::cluster::workload::resolve;
 use crate::model::workload::TargetRef;
 
@@ -39,7 +38,7 @@ pub fn wanted(args: &AttachArgs) -> Option<Result<TargetRef, String>> {
 pub async fn attach(
     args: &AttachArgs,
     target: &TargetRef,
-    lister: Option<PodLister>,
+    all_namespaces: bool,
 ) -> color_eyre::Result<ExitCode> {
     let opts = args.connect_options();
     let conn = match connect(&opts, "").await {
@@ -55,7 +54,7 @@ pub async fn attach(
     }
     let named = resolved.workload.clone();
     let namespace = conn.namespace.clone();
-    run_tui_prepared(conn, args, lister, move |state| {
+    run_tui_prepared(conn, args, all_namespaces, move |state| {
         let stamp = state.generations.allocate();
         let mut view = WorkloadView::new(
             stamp,

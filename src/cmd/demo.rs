@@ -1,5 +1,6 @@
-//! `podscope demo`: starts the embedded simulated cluster and attaches to its crash-looping pod,
-//! with a pod switcher (`P`/`o`) listing the demo cluster's pods from the simulator's store.
+//! `podscope demo`: starts the embedded simulated cluster and attaches to its crash-looping pod;
+//! the pod picker (`P`/`o`) lists the pods of every namespace through the demo cluster's API, as
+//! against any cluster.
 //!
 //! The demo cluster runs the built-in scenarios of `assets/scenarios/` (the seed's `hello` and
 //! `crash` pods and dynamic versions of six real-world cases) on the kubelet model in the
@@ -11,7 +12,6 @@ use std::process::ExitCode;
 
 use super::EXIT_SETUP_ERROR;
 use super::cli::{AttachArgs, DemoArgs};
-use crate::cluster::on_demand::PodLister;
 use crate::sim::{SimClock, SimConfig, Simulator, load_fixture};
 
 /// The pod the demo attaches to when none is named: the seed's `crash` pod (`PORT=abc`), which
@@ -109,26 +109,13 @@ pub async fn run(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         forward: args.forward.clone(),
         shell: args.shell.clone(),
     };
-    let store = sim.store();
-    let lister: PodLister = std::sync::Arc::new(move || {
-        store
-            .list(crate::sim::Resource::Pods, None)
-            .0
-            .iter()
-            .filter_map(|o| match o {
-                crate::sim::Object::Pod(pod) => {
-                    Some(crate::app::switcher::PodChoice::from_pod(pod))
-                }
-                _ => None,
-            })
-            .collect()
-    });
     if args.once {
         tokio::time::sleep(ONCE_WAIT).await;
         // Ages and countdowns at the demo cluster's own (faster) clock.
         attach.now = Some(sim.store().now());
     }
-    let code = super::attach::attach_with(&attach, Some(lister)).await;
+    // Every namespace: the cases of `assets/cases/` live in namespaces of their own.
+    let code = super::attach::attach_with(&attach, true).await;
     sim.shutdown().await;
     code
 }

@@ -2,7 +2,8 @@
 //! `model`, `app`, `sim`). Parsing ([`cli`]) and [`run`] (the dispatch `main` calls) are here,
 //! as are the exit codes; nothing below `cmd` prints to stderr for a subcommand or exits.
 //!
-//! - [`attach`]: `podscope [attach] POD`, the TUI, or [`once`] (`--once`, text or JSON).
+//! - [`attach`]: `podscope [attach] POD`, the TUI, or [`once`] (`--once`, text or JSON);
+//!   [`pick`]: a bare `podscope` (no target), the TUI on the pod picker.
 //! - [`logs`], [`exec`], [`port_forward`], [`debug`]: kubectl's `logs`, `exec`,
 //!   `port-forward`, `debug`, with kubectl's output and exit codes.
 //! - [`demo`]: the embedded simulated cluster and the TUI on its crash-looping pod.
@@ -19,6 +20,7 @@ pub mod demo;
 pub mod exec;
 pub mod logs;
 pub mod once;
+pub mod pick;
 pub mod port_forward;
 pub mod setup;
 pub mod sim;
@@ -63,8 +65,10 @@ pub async fn run(
         (Some(Command::Exec(a)), _) => Ok(exec::run(&a).await),
         (Some(Command::PortForward(a)), _) => Ok(port_forward::run(&a).await),
         (Some(Command::Debug(a)), _) => Ok(debug::run(&a).await),
-        (None, None) => Ok(setup_error(
-            "name a pod (podscope POD), or run `podscope demo`; see --help",
-        )),
+        // A bare `podscope`: the picker of the context's namespace.
+        (None, None) => match pick::bare_args() {
+            Ok(a) => attach::attach(&a).await,
+            Err(e) => Ok(setup_error(&e.to_string())),
+        },
     }
 }

@@ -51,7 +51,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     // diagnosis` (the diagnosis block's title says it), then hints from the middle (the front
     // while the log pane has focus), never `? help` and `q quit` (the table's last two), and
     // last of all the keys of the focused events pane or of the expanded diagnosis and `P
-    // switch pod` (the demo's one way to another pod: nothing else on screen says it).
+    // switch pod` (the one way to another pod: nothing else on screen says it).
     let fits = |g: &[(keymap::Action, Vec<String>, &str)]| width(g) <= usize::from(area.width) + 2;
     for drop in [
         &[keymap::Action::NextContainer, keymap::Action::PrevContainer][..],

@@ -86,8 +86,10 @@ pub fn heading(action: Action) -> &'static str {
         | Action::CloseForwards => "port-forward panel (f)",
         Action::SwitcherNext
         | Action::SwitcherPrev
+        | Action::SwitcherPageDown
+        | Action::SwitcherPageUp
         | Action::SwitchToSelected
-        | Action::CloseSwitcher => "pod switcher (P, demo)",
+        | Action::CloseSwitcher => "pod switcher (P)",
         Action::ExpandDiagnosis
         | Action::CloseDiagnosis
         | Action::DiagnosisUp
@@ -117,7 +119,7 @@ const HEADINGS: &[&str] = &[
     "panels",
     WORKLOAD,
     "port-forward panel (f)",
-    "pod switcher (P, demo)",
+    "pod switcher (P)",
     "log pane (Tab focuses it)",
     EVENTS,
     "help, quit",

@@ -39,6 +39,11 @@ use theme::Theme;
 /// Draws the whole screen for `state` into `frame`. Any size works (down to 0×0).
 pub fn view(frame: &mut Frame, state: &State) {
     let area = frame.area();
+    // A bare `podscope`: no pod yet, the picker is the whole screen.
+    if state.overlay.switcher().is_some_and(|sw| sw.standalone) {
+        switcher::render(frame, area, state);
+        return;
+    }
     let wanted = layout::Wanted {
         header: header::wanted(state, area.width),
         header_fixed: header::fixed_rows(state, area.width),

@@ -1,83 +1,146 @@
-//! The pod switcher (`P`/`o`) and any other [`Picker`]: a filter line, the rows under their
-//! column headers as `kubectl get` aligns them (each column as wide as its widest cell, two
-//! spaces apart), the highlighted row marked; the key hint comes from the keymap table.
+//! The pod picker (`P`/`o` over the pod, or the whole screen of a bare `podscope`) and any other
+//! [`Picker`]: a filter line, the rows under their column headers as `kubectl get` aligns them
+//! (each column as wide as its widest cell on the page, three spaces apart, two when
+//! narrow), the highlighted
+//! row marked; the key hint comes from the keymap table. Only the page in view is laid out, so
+//! a namespace of thousands of pods draws as fast as one of ten; the title says how many there
+//! are (`pods in shop (5000, 12 shown)` while a filter narrows them).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::app::keymap::{self, When};
 use crate::app::state::State;
-use crate::app::switcher::{Picker, PickerRow};
+use crate::app::switcher::{Picker, PickerRow, PodChoice, Switcher};
 use crate::model::sanitize::sanitize;
 use crate::ui::theme::Theme;
 
-/// Draws the switcher centred in `area`; the current pod is marked `*`.
+/// Draws the open picker: over the pod view, centred in `area`, the current pod marked `*`; or,
+/// standalone (no pod yet), as the whole of `area`.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let Some(sw) = state.overlay.switcher() else {
         return;
     };
     let t = &state.config.theme;
-    let current = |p: &crate::app::switcher::PodChoice| {
-        p.namespace == state.target.namespace && p.name == state.target.name
-    };
-    let lines = picker_lines(sw, area, state.now, t, "pods", &current);
-    crate::ui::forwards::popup(frame, area, " switch pod ", lines, t);
+    let current = |p: &PodChoice| p.is(&state.target.namespace, &state.target.name);
+    let title = title(sw);
+    let mut lines = error_line(sw, t);
+    let taken = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    if sw.standalone {
+        let inner = Rect::new(
+            0,
+            0,
+            area.width.saturating_sub(2),
+            area.height - taken.min(area.height),
+        );
+        lines.extend(picker_lines(
+            &sw.picker, inner, state.now, t, "pods", &current,
+        ));
+        let block = Block::new()
+            .borders(Borders::ALL)
+            .title(Span::styled(title, t.title));
+        frame.render_widget(Clear, area);
+        frame.render_widget(Paragraph::new(lines).block(block), area);
+    } else {
+        let width = area.width.min(crate::ui::forwards::MAX_WIDTH);
+        let inner = Rect::new(
+            0,
+            0,
+            width.saturating_sub(2),
+            area.height.saturating_sub(1 + taken),
+        );
+        lines.extend(picker_lines(
+            &sw.picker, inner, state.now, t, "pods", &current,
+        ));
+        crate::ui::forwards::popup(frame, area, &title, lines, t);
+    }
 }
 
-/// The lines of `picker` for a popup in `area` at `now`: the filter, the headers, the shown
-/// rows (scrolled to keep the highlight visible; `▶` the highlighted, `*` the `is_current` one), the
-/// keymap's hint. `what` names the rows (`pods`) in the loading and empty texts.
+/// The title: what is listed and how many (` pods in shop (5000) `, with a filter
+/// ` pods in shop (5000, 12 shown) `); while loading, only what is listed.
+#[must_use]
+pub fn title(sw: &Switcher) -> String {
+    let scope = sw.scope();
+    if sw.picker.loading {
+        return format!(" {scope} ");
+    }
+    let total = sw.picker.rows.len();
+    if sw.picker.filter.is_empty() {
+        format!(" {scope} ({total}) ")
+    } else {
+        format!(" {scope} ({total}, {} shown) ", sw.picker.shown_count())
+    }
+}
+
+/// The list+watch's error, if it failed (it retries), as the first line.
+fn error_line(sw: &Switcher, t: &Theme) -> Vec<Line<'static>> {
+    sw.error
+        .iter()
+        .map(|e| Line::from(Span::styled(format!("{}; retrying", sanitize(e)), t.error)))
+        .collect()
+}
+
+/// The lines of `picker` for a box whose inside is `inner` (its width and height) at `now`:
+/// the filter, the headers of the picker's columns, the page of shown rows in view (scrolled
+/// to keep the highlight visible; `▶` the highlighted, `*` the `is_current` one), the keymap's
+/// hint. `what` names the rows (`pods`) in the loading and empty texts.
 pub fn picker_lines<R: PickerRow>(
     picker: &Picker<R>,
-    area: Rect,
+    inner: Rect,
     now: jiff::Timestamp,
     t: &Theme,
     what: &str,
     is_current: &dyn Fn(&R) -> bool,
 ) -> Vec<Line<'static>> {
+    let shown = picker.shown();
     let mut lines = Vec::new();
     lines.push(if picker.filter.is_empty() {
-        Line::from(Span::styled("type to filter  (* current)", t.dim))
+        let marked = shown.iter().any(|r| is_current(r));
+        let legend = if marked { "  (* current)" } else { "" };
+        Line::from(Span::styled(format!("type to filter{legend}"), t.dim))
     } else {
         Line::from(vec![
             Span::styled("filter: ", t.dim),
             Span::styled(sanitize(&picker.filter).into_owned(), t.key),
         ])
     });
-    let shown = picker.shown();
-    let cells: Vec<Vec<String>> = shown
+    // The page in view: the filter line, the headers and the hint take three rows, the box's
+    // border and a spare row the others.
+    let room = usize::from(inner.height.saturating_sub(5)).max(1);
+    let first = picker.selected.saturating_sub(room - 1);
+    let page: Vec<(usize, &R)> = shown
         .iter()
-        .map(|r| {
-            r.cells(now)
+        .copied()
+        .enumerate()
+        .skip(first)
+        .take(room)
+        .collect();
+    let cells: Vec<Vec<String>> = page
+        .iter()
+        .map(|(_, r)| {
+            let all = r.cells(now);
+            picker
+                .columns
                 .iter()
-                .map(|c| sanitize(c).into_owned())
+                .map(|i| sanitize(all.get(*i).map_or("", String::as_str)).into_owned())
                 .collect()
         })
         .collect();
-    let mut widths: Vec<usize> = R::COLUMNS.iter().map(|c| c.len()).collect();
-    for row in &cells {
-        for (w, c) in widths.iter_mut().zip(row) {
-            *w = (*w).max(super::width::cells(c));
-        }
-    }
-    // Too wide for the popup: narrow the widest column (its cells end in `…`) until the row
-    // fits, down to 6 columns each, the `KEEP` column last.
-    let room = usize::from(area.width.min(crate::ui::forwards::MAX_WIDTH)).saturating_sub(2 + 3);
-    let total = |w: &[usize]| w.iter().sum::<usize>() + 3 * w.len().saturating_sub(1);
-    while total(&widths) > room {
-        let widest = |keep: bool| {
-            (0..widths.len())
-                .filter(|i| keep || *i != R::KEEP)
-                .filter(|i| widths[*i] > 6)
-                .max_by_key(|i| widths[*i])
-        };
-        let Some(i) = widest(false).or_else(|| widest(true)) else {
-            break;
-        };
-        widths[i] -= 1;
-    }
+    let headers: Vec<String> = picker
+        .columns
+        .iter()
+        .map(|i| R::COLUMNS.get(*i).copied().unwrap_or_default().to_owned())
+        .collect();
+    let keep = picker.columns.iter().position(|i| *i == R::KEEP);
+    let first: Vec<usize> = R::NARROW_FIRST
+        .iter()
+        .filter_map(|c| picker.columns.iter().position(|i| i == c))
+        .collect();
+    let (widths, gap) = widths(&headers, &cells, usize::from(inner.width), &first, keep);
+    let gap = " ".repeat(gap);
     let align = |row: &[String]| -> String {
         let padded: Vec<String> = row
             .iter()
@@ -88,9 +151,8 @@ pub fn picker_lines<R: PickerRow>(
                 format!("{c}{}", " ".repeat(pad))
             })
             .collect();
-        padded.join("   ").trim_end().to_owned()
+        padded.join(&gap).trim_end().to_owned()
     };
-    let headers: Vec<String> = R::COLUMNS.iter().map(|c| (*c).to_owned()).collect();
     lines.push(Line::from(Span::styled(
         format!("   {}", align(&headers)),
         t.dim,
@@ -105,10 +167,8 @@ pub fn picker_lines<R: PickerRow>(
             t.dim,
         )));
     }
-    let room = usize::from(area.height.saturating_sub(6)).max(1);
-    let first = picker.selected.saturating_sub(room - 1);
-    for (i, (row, text)) in shown.iter().zip(&cells).enumerate().skip(first).take(room) {
-        let selected = i == picker.selected;
+    for ((i, row), text) in page.iter().zip(&cells) {
+        let selected = *i == picker.selected;
         let marker = match (selected, is_current(row)) {
             (true, true) => "▶* ",
             (true, false) => "▶  ",
@@ -125,4 +185,45 @@ pub fn picker_lines<R: PickerRow>(
         t.dim,
     )));
     lines
+}
+
+/// Each column as wide as its widest cell (header included), and the gap between columns:
+/// three spaces as kubectl prints them, two when the row (after the three-cell marker) is wider
+/// than `width`. When it is still too wide, columns are narrowed (their cells end in `…`), never
+/// below their header or 6 cells: those of `first` (indices among the shown columns) in that
+/// order, each as far as needed, then the widest of the others, the `keep` column last.
+fn widths(
+    headers: &[String],
+    cells: &[Vec<String>],
+    width: usize,
+    first: &[usize],
+    keep: Option<usize>,
+) -> (Vec<usize>, usize) {
+    let mut widths: Vec<usize> = headers.iter().map(|c| super::width::cells(c)).collect();
+    let least: Vec<usize> = widths.iter().map(|w| (*w).max(6)).collect();
+    for row in cells {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(super::width::cells(c));
+        }
+    }
+    let room = width.saturating_sub(3);
+    let total = |w: &[usize], gap: usize| w.iter().sum::<usize>() + gap * w.len().saturating_sub(1);
+    let gap = if total(&widths, 3) > room { 2 } else { 3 };
+    for &i in first {
+        let over = total(&widths, gap).saturating_sub(room);
+        let spare = widths[i].saturating_sub(least[i]);
+        widths[i] -= over.min(spare);
+    }
+    while total(&widths, gap) > room {
+        let widest = |pick: &dyn Fn(usize) -> bool| {
+            (0..widths.len())
+                .filter(|i| pick(*i) && widths[*i] > least[*i])
+                .max_by_key(|i| widths[*i])
+        };
+        let Some(i) = widest(&|i| Some(i) != keep).or_else(|| widest(&|_| true)) else {
+            break;
+        };
+        widths[i] -= 1;
+    }
+    (widths, gap)
 }

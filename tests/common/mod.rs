@@ -17,6 +17,7 @@ pub mod cluster;
 pub mod diagnosis;
 pub mod kubelet;
 pub mod log_pane;
+pub mod picker;
 pub mod run;
 pub mod sim;
 pub mod svg;

@@ -61,7 +61,7 @@ pub enum Action {
     AddDebug,
     /// Show or hide the port-forward panel.
     ToggleForwards,
-    /// Open the pod switcher (demo only).
+    /// Open the pod switcher.
     OpenSwitcher,
     /// Workload: list its pods in the switcher (from the pod watch, nothing asked).
     WorkloadPods,
@@ -93,6 +93,10 @@ pub enum Action {
     SwitcherNext,
     /// Pod switcher: highlight the previous pod.
     SwitcherPrev,
+    /// Pod switcher: highlight the pod a screen further down.
+    SwitcherPageDown,
+    /// Pod switcher: highlight the pod a screen further up.
+    SwitcherPageUp,
     /// Pod switcher: aim podscope at the highlighted pod.
     SwitchToSelected,
     /// Pod switcher: close it without switching.

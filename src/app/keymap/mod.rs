@@ -36,7 +36,7 @@ pub enum When {
     LogTools,
     /// While the log pane has focus.
     LogFocus,
-    /// When the session can switch pods (the demo's in-process cluster only).
+    /// When the session can switch pods (the TUI: `P` opens the pod picker).
     CanSwitch,
     /// While the help overlay is open (its scroll keys shadow the others).
     Help,
@@ -61,7 +61,7 @@ pub struct Mode {
     pub log_pane: bool,
     /// The log pane has focus (implies `log_pane`).
     pub log_focus: bool,
-    /// The pod switcher is available (demo).
+    /// The pod switcher is available.
     pub can_switch: bool,
     /// The help overlay is open.
     pub help: bool,

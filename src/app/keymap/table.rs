@@ -38,6 +38,8 @@ const fn ctrl(c: char) -> Key {
 pub const KEYMAP: &[Binding] = &[
     b(W::Switcher,     k(K::Down),     A::SwitcherNext,     "next pod",           FOOTER),
     b(W::Switcher,     k(K::Up),       A::SwitcherPrev,     "previous pod",       FOOTER),
+    b(W::Switcher,     k(K::PageDown), A::SwitcherPageDown, "page down",          HELP_ONLY),
+    b(W::Switcher,     k(K::PageUp),   A::SwitcherPageUp,   "page up",            HELP_ONLY),
     b(W::Switcher,     k(K::Enter),    A::SwitchToSelected, "switch to it",       FOOTER),
     b(W::Switcher,     k(K::Esc),      A::CloseSwitcher,    "clear filter, close", FOOTER),
     b(W::ForwardPanel, ch('a'),        A::ForwardAdd,       "add a forward",      FOOTER),

@@ -7,7 +7,7 @@ use super::follow::{Why, to_pod};
 use crate::app::Cmd;
 use crate::app::overlay::Overlay;
 use crate::app::state::State;
-use crate::app::switcher::{PodChoice, Switcher};
+use crate::app::switcher::PodChoice;
 use crate::model::workload::WorkloadPod;
 
 /// `]` (`forward`) or `[`: the next or previous pod of the workload after the shown one, in the
@@ -40,6 +40,8 @@ pub fn choice_of(pod: &WorkloadPod) -> PodChoice {
     let mut choice = PodChoice::named(&pod.pod.namespace, &pod.pod.name);
     choice.print = pod.pod.print.clone();
     choice.created = pod.created.or(pod.pod.creation_timestamp);
+    choice.node.clone_from(&pod.pod.node);
+    choice.trouble = crate::model::workload::choice::trouble(&pod.pod);
     choice
 }
 
@@ -50,16 +52,7 @@ pub fn open(state: &mut State) -> Vec<Cmd> {
         return Vec::new();
     };
     let rows: Vec<PodChoice> = view.pods.iter().map(choice_of).collect();
-    let selected = rows
-        .iter()
-        .position(|r| r.name == state.target.name)
-        .unwrap_or(0);
-    state.overlay = Overlay::Switcher(Switcher {
-        rows,
-        selected,
-        ..Switcher::default()
-    });
-    state.dirty = true;
+    crate::app::switcher::open_rows(state, rows);
     Vec::new()
 }
 
@@ -70,7 +63,8 @@ pub fn picks_sibling(state: &State) -> bool {
     let (Some(view), Some(sw)) = (&state.workload, state.overlay.switcher()) else {
         return false;
     };
-    sw.selected_row()
+    sw.picker
+        .selected_row()
         .is_some_and(|r| r.namespace == view.namespace && view.pod(&r.name).is_some())
 }
 
@@ -80,7 +74,7 @@ pub fn pick_selected(state: &mut State) -> Vec<Cmd> {
     let name = state
         .overlay
         .switcher()
-        .and_then(|sw| sw.selected_row())
+        .and_then(|sw| sw.picker.selected_row())
         .map(|r| r.name.clone());
     state.overlay = Overlay::None;
     state.dirty = true;
