@@ -388,3 +388,34 @@ fn deleting_the_deployment_collects_its_replica_sets_and_pods() {
     assert!(f.snap.replica_sets.is_empty());
     assert!(f.snap.pods.is_empty());
 }
+
+#[test]
+fn a_rollout_never_drops_below_replicas_minus_max_unavailable() {
+    let mut f = Fake::new(t0());
+    let mut d = deploy(4, "hello:1.0");
+    d.spec.strategy = Some(DeploymentStrategy {
+        type_: Some("RollingUpdate".into()),
+        rolling_update: Some(RollingUpdateDeployment {
+            max_surge: Some(IntOrString::Int(0)),
+            max_unavailable: Some(IntOrString::Int(1)),
+        }),
+    });
+    f.add(Workload::Deployment(d));
+    f.settle();
+    set_image(&mut f, "hello:2.0");
+    for _ in 0..100 {
+        let (n, _) = f.pass();
+        let ready = f.pod_names("web-").len();
+        assert!(
+            ready >= 3,
+            "{ready} pods after a pass: {:?}",
+            replica_sets(&f)
+        );
+        assert!(ready <= 4, "surge 0 but {ready} pods");
+        if n == 0 {
+            break;
+        }
+    }
+    let rss = replica_sets(&f);
+    assert_eq!((rss[0].1, rss[1].1), (0, 4));
+}
