@@ -103,7 +103,8 @@ async fn unknown_paths_and_resources_are_404_status() {
         "/api/v2",
         "/api/v1/namespaces/analytics/configmaps",
         "/api/v1/namespaces/analytics/pods/x/y/z",
-        "/apis/apps/v1/namespaces/analytics/deployments",
+        "/apis/networking.k8s.io/v1/namespaces/analytics/ingresses",
+        "/apis/apps/v2/namespaces/analytics/deployments",
     ] {
         let r = get(&sim, path, Some(&token)).await;
         assert_eq!(status_line(&r), "HTTP/1.1 404 Not Found", "{path}");
@@ -116,7 +117,7 @@ async fn unknown_paths_and_resources_are_404_status() {
     }
     let missing = get(&sim, "/api/v1/namespaces/analytics/pods/nope", Some(&token)).await;
     assert_eq!(body_json(&missing)["message"], "pods \"nope\" not found");
-    // An owner a pod may name (the simulator stores no Jobs), worded as the API server does.
+    // An owner a pod may name that does not exist, worded as the API server does.
     let job = get(
         &sim,
         "/apis/batch/v1/namespaces/analytics/jobs/nightly",

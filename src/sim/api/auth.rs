@@ -6,9 +6,10 @@
 //! Plain-HTTP mode requires nothing (kubectl sends no credentials over http, see
 //! `docs/protocols.md` top).
 //!
-//! Authorization: each resource request is mapped to the API server's request attributes (verb,
-//! resource[/subresource], namespace, name — as kube-apiserver's `RequestInfoFactory` does for
-//! the paths the simulator serves) and answered 403 Forbidden when `(verb, resource)` is in the
+//! Authorization: each resource request is mapped to the API server's request attributes (API
+//! group, verb, resource[/subresource], namespace, name — as kube-apiserver's
+//! `RequestInfoFactory` does for the paths the simulator serves, `/api/v1/…` and
+//! `/apis/{group}/{version}/…`) and answered 403 Forbidden when `(verb, resource)` is in the
 //! deny list, worded as `responsewriters.Forbidden` does:
 //! `pods "x" is forbidden: User "podscope-sim" cannot get resource "pods" in API group "" in the namespace "ns"`.
 //!
@@ -50,6 +51,8 @@ pub struct Access {
 /// The authorization attributes of one resource request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attributes {
+    /// API group: empty for core (`/api/v1`), e.g. `apps`, `batch` for `/apis/{group}/v1`.
+    pub group: String,
     /// RBAC verb: `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, `deletecollection`.
     pub verb: &'static str,
     /// Resource, e.g. `pods`, `events`, `namespaces`.
@@ -97,14 +100,20 @@ impl Attributes {
             format!("in the namespace \"{}\"", self.namespace)
         };
         let why = format!(
-            "User \"{user}\" cannot {} resource \"{}\" in API group \"\" {scope}",
+            "User \"{user}\" cannot {} resource \"{}\" in API group \"{}\" {scope}",
             self.verb,
-            self.full_resource()
+            self.full_resource(),
+            self.group
         );
-        let message = if self.name.is_empty() {
-            format!("{} is forbidden: {why}", self.resource)
+        let resource = if self.group.is_empty() {
+            self.resource.clone()
         } else {
-            format!("{} \"{}\" is forbidden: {why}", self.resource, self.name)
+            format!("{}.{}", self.resource, self.group)
+        };
+        let message = if self.name.is_empty() {
+            format!("{resource} is forbidden: {why}")
+        } else {
+            format!("{resource} \"{}\" is forbidden: {why}", self.name)
         };
         ApiError {
             code: 403,
@@ -115,9 +124,16 @@ impl Attributes {
 }
 
 /// Maps a request to its attributes; `None` for non-resource paths (discovery, `/version`,
-/// `/openapi/…`, health) and for paths outside `/api/v1`.
+/// `/openapi/…`, health) and for paths outside `/api/v1` and `/apis/{group}/{version}`.
 pub fn attributes(method: &Method, path: &str, query: Option<&str>) -> Option<Attributes> {
-    let rest = path.strip_prefix("/api/v1/")?;
+    let (group, rest) = match path.strip_prefix("/api/v1/") {
+        Some(rest) => ("", rest),
+        None => {
+            let mut it = path.strip_prefix("/apis/")?.splitn(3, '/');
+            let (group, _version, rest) = (it.next()?, it.next()?, it.next()?);
+            (group, rest)
+        }
+    };
     let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
     let (namespace, parts) = match parts.as_slice() {
         ["namespaces", ns] => ((*ns).to_string(), vec!["namespaces", ns]),
@@ -143,6 +159,7 @@ pub fn attributes(method: &Method, path: &str, query: Option<&str>) -> Option<At
         _ => return None,
     };
     Some(Attributes {
+        group: group.to_string(),
         verb,
         resource: resource.to_string(),
         subresource: subresource.to_string(),
@@ -254,6 +271,18 @@ mod tests {
             l.forbidden(USER).message,
             "pods is forbidden: User \"podscope-sim\" cannot list resource \"pods\" in API group \"\" in the namespace \"ns\""
         );
+        let d = attributes(
+            &Method::PATCH,
+            "/apis/apps/v1/namespaces/ns/deployments/web/scale",
+            None,
+        )
+        .expect("resource");
+        assert_eq!(d.full_resource(), "deployments/scale");
+        assert_eq!(
+            d.forbidden(USER).message,
+            "deployments.apps \"web\" is forbidden: User \"podscope-sim\" cannot patch resource \"deployments/scale\" in API group \"apps\" in the namespace \"ns\""
+        );
+        assert!(attributes(&Method::GET, "/apis/apps/v1", None).is_none());
         let c = attributes(&Method::GET, "/api/v1/pods", None).expect("resource");
         assert!(
             c.forbidden(USER)

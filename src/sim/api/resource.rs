@@ -1,5 +1,5 @@
 //! The resources the simulator stores, with the names the API server gives them: plural,
-//! kind, group, version, scope (see `docs/protocols.md` §W, "Workload objects").
+//! kind, group, version, scope (see `docs/workloads-api.md`).
 
 /// Which resource a request or a change is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,6 +1,6 @@
 //! Generic writes for the kinds without a kubelet (the apps/v1 and batch/v1 workloads): create,
 //! update, delete with finalizers, each committing one change as the pod writes do. The rules
-//! are the API server's registry's (`docs/protocols.md` §W): `generateName`, server-owned
+//! are the API server's registry's (`docs/workloads-api.md`): `generateName`, server-owned
 //! metadata, `metadata.generation` bumped by spec changes only.
 
 use std::sync::Arc;
@@ -28,7 +28,7 @@ pub enum Propagation {
     /// Removed now; the garbage collector deletes dependents whose owner is gone.
     #[default]
     Background,
-    /// Treated as [`Propagation::Background`] by the simulator (`docs/protocols.md` §W.3).
+    /// Treated as [`Propagation::Background`] by the simulator (`docs/workloads-api.md` §4).
     Foreground,
     /// The `orphan` finalizer is added: the object is kept with `deletionTimestamp` until the
     /// garbage collector has removed its `ownerReferences` from the dependents and the finalizer.

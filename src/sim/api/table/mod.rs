@@ -8,6 +8,8 @@
 
 mod core;
 mod workloads;
+#[cfg(test)]
+mod workloads_tests;
 
 use axum::http::{HeaderMap, header};
 use jiff::Timestamp;

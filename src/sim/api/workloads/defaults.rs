@@ -1,6 +1,6 @@
 //! The API server's defaults and create-time additions for the workload kinds
 //! (`pkg/apis/apps/v1/defaults.go`, `pkg/apis/batch/v1/defaults.go`, the Job strategy's
-//! `generateSelector` in `pkg/registry/batch/job/strategy.go`); see `docs/protocols.md` §W.2.
+//! `generateSelector` in `pkg/registry/batch/job/strategy.go`); see `docs/workloads-api.md` §2.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

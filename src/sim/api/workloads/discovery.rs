@@ -2,8 +2,8 @@
 //! 1.33 also serves: `/apis` (`APIGroupList`), `/apis/{group}` (`APIGroup`) and
 //! `/apis/{group}/v1` (`APIResourceList` with verbs, `shortNames`, `singularName`,
 //! `categories` and the `status`/`scale` subresources). kubectl asks for the aggregated
-//! form first and falls back to this one when the answer is plain JSON (`docs/protocols.md`
-//! §W.1).
+//! form first and falls back to this one when the answer is plain JSON
+//! (`docs/workloads-api.md` §1).
 
 use axum::extract::Path;
 use axum::http::StatusCode;

@@ -1,5 +1,5 @@
 //! The apps/v1 and batch/v1 workload resources over HTTP: Deployments, ReplicaSets,
-//! StatefulSets, DaemonSets, Jobs and CronJobs (`docs/protocols.md` §W). By concept:
+//! StatefulSets, DaemonSets, Jobs and CronJobs (`docs/workloads-api.md`). By concept:
 //! [`discovery`] (`/apis`, the group and version documents), [`writes`] (POST, PUT, PATCH,
 //! DELETE and `…/status`), [`scale`] (`…/scale`), [`defaults`] and [`validate`] (what the
 //! API server fills in and refuses). GET, LIST and WATCH share the pod routes' code

@@ -2,7 +2,7 @@
 //! stored status is kept) and of `…/status` (only status is written), `DELETE` with
 //! `propagationPolicy` and preconditions, and `DELETE` of a collection. The rules follow the
 //! registry strategies of `pkg/registry/apps/*/strategy.go` and `pkg/registry/batch/*/strategy.go`
-//! (`docs/protocols.md` §W).
+//! (`docs/workloads-api.md`).
 
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
@@ -27,6 +27,23 @@ fn is_yaml(h: &HeaderMap) -> bool {
         .is_some_and(|v| v.contains("yaml"))
 }
 
+/// 415 for a body that is neither JSON nor YAML (client-go's typed clients, as `kubectl create
+/// deployment` uses them, send `application/vnd.kubernetes.protobuf`, which is not simulated).
+fn json_or_yaml(h: &HeaderMap) -> Result<(), ApiError> {
+    let ct = content_type(h);
+    if ct.contains("protobuf") || ct.contains("cbor") {
+        return Err(ApiError {
+            code: 415,
+            reason: "UnsupportedMediaType",
+            message: format!(
+                "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got {:?})",
+                ct.split(';').next().unwrap_or("").trim()
+            ),
+        });
+    }
+    Ok(())
+}
+
 fn content_type(h: &HeaderMap) -> &str {
     h.get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -48,6 +65,7 @@ pub(super) async fn create(
         let res = resolve(&group, &version, &plural)?;
         let q = Query::parse(q.as_deref());
         let fv = FieldValidation::parse(q.get("fieldValidation"))?;
+        json_or_yaml(&h)?;
         let value = decode::parse_body(&body, is_yaml(&h))?;
         let (obj, warnings) = decode::decode_object(res, value, fv)?;
         let mut doc = obj.to_json();
@@ -101,6 +119,7 @@ impl Body {
                 decode::decode_patch(body)?,
             ))
         } else {
+            json_or_yaml(h)?;
             Ok(Body::Replace(decode::parse_body(body, is_yaml(h))?))
         }
     }
