@@ -16,6 +16,8 @@ async fn start() -> Simulator {
     let t: jiff::Timestamp = "2025-03-01T12:00:00Z".parse().expect("time");
     Simulator::start(SimConfig {
         clock: SimClock::Frozen(t),
+        // The API layer alone: no controller acts on the stored workloads.
+        controllers: false,
         ..SimConfig::default()
     })
     .await

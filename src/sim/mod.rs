@@ -79,6 +79,10 @@ pub struct SimConfig {
     pub node: kubelet::KubeletConfig,
     /// Which Kubernetes version's event texts the kubelet writes (default: the seed's 1.36).
     pub event_wording: kubelet::EventWording,
+    /// Run the controller model ([`controllers`]: ReplicaSets, Deployments, StatefulSets,
+    /// DaemonSets, Jobs, CronJobs, garbage collection). Default `true`; tests of the API layer
+    /// alone turn it off so stored workloads stay as written.
+    pub controllers: bool,
 }
 
 impl SimConfig {
@@ -118,6 +122,7 @@ impl Default for SimConfig {
             scenarios: Vec::new(),
             node: default_node(),
             event_wording: kubelet::EventWording::V1_36,
+            controllers: true,
         }
     }
 }
@@ -204,10 +209,12 @@ impl Simulator {
         }
         let kubelet = kubelet::Kubelet::new(cfg.node.clone()).with_event_wording(cfg.event_wording);
         let driver = tokio::spawn(kubelet::driver::run(store.clone(), kubelet));
-        let controllers = tokio::spawn(controllers::driver::run(
-            store.clone(),
-            cfg.node.node_name.clone(),
-        ));
+        let controllers = cfg.controllers.then(|| {
+            tokio::spawn(controllers::driver::run(
+                store.clone(),
+                cfg.node.node_name.clone(),
+            ))
+        });
         // The kubeconfig's context selects the live scenarios' namespace when there are any
         // (`podscope demo`: `kubectl get pod crash` works as typed), else the first fixture's.
         let mut scenario_namespace = None;
@@ -281,7 +288,7 @@ impl Simulator {
             shutdown: Some(tx),
             task: Some(task),
             driver: Some(driver),
-            controllers: Some(controllers),
+            controllers,
         })
     }
 
