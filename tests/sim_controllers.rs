@@ -3,9 +3,11 @@
 //! finishes with `successfully rolled out`; a deleted pod is replaced under another name;
 //! `rollout restart` replaces every pod by pods of a new ReplicaSet; `rollout history` lists
 //! the revisions; `rollout undo` returns to the previous template's ReplicaSet; `scale
-//! --replicas=0` leaves no pod; a StatefulSet's deleted pod comes back under the same name; a
+//! --replicas=0` leaves no pod; a StatefulSet's deleted pod comes back under the same name, and
+//! `rollout restart|status sts` re-creates every pod (kubectl's `partitioned roll out complete`,
+//! as for any StatefulSet with the defaulted `partition: 0`); a
 //! Job with `backoffLimit: 2` ends `BackoffLimitExceeded`; `set image` rolls; a DaemonSet runs
-//! one pod pinned to the simulator's node; a CronJob `* * * * *` makes a Job that completes. The simulated clock runs 10× faster
+//! one pod pinned to the simulator's node (`rollout status ds`); a CronJob `* * * * *` makes a Job that completes. The simulated clock runs 10× faster
 //! (grace periods, back-offs); every wait has a deadline.
 
 mod common;
@@ -375,6 +377,34 @@ async fn exercise(bin: PathBuf, version: String) {
         .filter_map(|l| l.split_whitespace().next())
         .collect();
     assert_eq!(names, ["db-0", "db-1", "db-2"], "{v}:\n{out}");
+    let out = k
+        .ok(&["rollout", "status", "sts/db", "--timeout=60s"])
+        .await;
+    assert!(
+        out.contains("partitioned roll out complete: 3 new pods have been updated"),
+        "{v}: {out}"
+    );
+    // rollout restart: every pod re-created (highest ordinal first) at the new revision.
+    let uids: BTreeSet<String> = pods(&store, "db-")
+        .into_iter()
+        .filter_map(|p| p.metadata.uid)
+        .collect();
+    k.ok(&["rollout", "restart", "sts/db"]).await;
+    let out = k
+        .ok(&["rollout", "status", "sts/db", "--timeout=90s"])
+        .await;
+    assert!(
+        out.contains("partitioned roll out complete: 3 new pods have been updated"),
+        "{v}: {out}"
+    );
+    let now: BTreeSet<String> = pods(&store, "db-")
+        .into_iter()
+        .filter_map(|p| p.metadata.uid)
+        .collect();
+    assert!(
+        now.is_disjoint(&uids) && now.len() == 3,
+        "{v}: not every db pod was re-created"
+    );
 
     // A Job that keeps failing ends BackoffLimitExceeded.
     k.apply("migrate", JOB).await;
@@ -403,6 +433,13 @@ async fn exercise(bin: PathBuf, version: String) {
     })
     .await;
     assert!(placed, "{v}: no ready agent pod");
+    let out = k
+        .ok(&["rollout", "status", "ds/agent", "--timeout=60s"])
+        .await;
+    assert!(
+        out.contains("daemon set \"agent\" successfully rolled out"),
+        "{v}: {out}"
+    );
     let out = k.ok(&["get", "ds", "agent", "--no-headers"]).await;
     let cols: Vec<&str> = out.split_whitespace().collect();
     assert_eq!(
