@@ -6,7 +6,8 @@
 //! --replicas=0` leaves no pod; a StatefulSet's deleted pod comes back under the same name, and
 //! `rollout restart|status sts` re-creates every pod (kubectl's `partitioned roll out complete`,
 //! as for any StatefulSet with the defaulted `partition: 0`); a
-//! Job with `backoffLimit: 2` ends `BackoffLimitExceeded`; `set image` rolls; a DaemonSet runs
+//! Job with `backoffLimit: 2` ends `BackoffLimitExceeded`; `delete deploy` and `delete job` take
+//! their ReplicaSets and pods along; `set image` rolls; a DaemonSet runs
 //! one pod pinned to the simulator's node (`rollout status ds`); a CronJob `* * * * *` makes a Job that completes. The simulated clock runs 10× faster
 //! (grace periods, back-offs); every wait has a deadline.
 
@@ -353,6 +354,20 @@ async fn exercise(bin: PathBuf, version: String) {
     let out = k.ok(&["get", "deploy", "web", "--no-headers"]).await;
     assert_eq!(out.split_whitespace().nth(1), Some("0/0"), "{v}: {out}");
 
+    // Deleting the Deployment takes its ReplicaSets along (the garbage collector).
+    k.ok(&["delete", "deploy", "web"]).await;
+    let collected = wait_until(Duration::from_secs(30), || {
+        store
+            .list(Resource::ReplicaSets, Some("default"))
+            .0
+            .is_empty()
+    })
+    .await;
+    assert!(
+        collected,
+        "{v}: ReplicaSets left after deleting the Deployment"
+    );
+
     // A StatefulSet's deleted pod comes back under the same name.
     k.apply("db", STATEFULSET).await;
     let ready = wait_until(Duration::from_secs(90), || {
@@ -424,6 +439,17 @@ async fn exercise(bin: PathBuf, version: String) {
         out.lines().filter(|l| l.contains(" Error ")).count(),
         3,
         "{v}:\n{out}"
+    );
+    // kubectl deletes in the background: the pods go too, their job-tracking finalizer released.
+    k.ok(&["delete", "job", "migrate"]).await;
+    let gone = wait_until(Duration::from_secs(60), || {
+        pods(&store, "migrate-").is_empty()
+    })
+    .await;
+    assert!(
+        gone,
+        "{v}: the Job's pods stayed: {:?}",
+        live(&store, "migrate-")
     );
 
     // A DaemonSet runs one pod on the node.
