@@ -1,15 +1,17 @@
-//! The controller model refereed by real kubectl (the one on PATH and `kubectl.1.27`): `apply`
-//! a Deployment → 3 pods Running and `get deploy,rs,pods` shows them ready; `rollout status`
-//! finishes with `successfully rolled out`; a deleted pod is replaced under another name;
-//! `rollout restart` replaces every pod by pods of a new ReplicaSet; `rollout history` lists
-//! the revisions; `rollout undo` returns to the previous template's ReplicaSet; `scale
-//! --replicas=0` leaves no pod; a StatefulSet's deleted pod comes back under the same name, and
-//! `rollout restart|status sts` re-creates every pod (kubectl's `partitioned roll out complete`,
-//! as for any StatefulSet with the defaulted `partition: 0`); a
-//! Job with `backoffLimit: 2` ends `BackoffLimitExceeded`; `delete deploy` and `delete job` take
-//! their ReplicaSets and pods along; `set image` rolls; a DaemonSet runs
-//! one pod pinned to the simulator's node (`rollout status ds`); a CronJob `* * * * *` makes a Job that completes. The simulated clock runs 10× faster
-//! (grace periods, back-offs); every wait has a deadline.
+//! The controller model refereed by real kubectl (the one on PATH and `kubectl.1.27`):
+//! - a Deployment: `apply` → 3 pods Running, `get deploy,rs,pods` shows them ready, `rollout
+//!   status` ends `successfully rolled out`; a deleted pod is replaced under another name;
+//!   `rollout restart` replaces every pod by pods of a new ReplicaSet; `rollout history` lists
+//!   the revisions; `rollout undo` returns to the previous template's ReplicaSet; `set image`
+//!   rolls; `scale --replicas=0` leaves no pod; `delete deploy` takes the ReplicaSets along;
+//! - a StatefulSet: a deleted pod comes back under the same name; `rollout restart|status sts`
+//!   re-creates every pod (kubectl's `partitioned roll out complete`, as for any StatefulSet with
+//!   the defaulted `partition: 0`);
+//! - a Job with `backoffLimit: 2` ends `BackoffLimitExceeded`; `delete job` takes its pods along;
+//! - a DaemonSet runs one pod pinned to the simulator's node (`rollout status ds`);
+//! - a CronJob `* * * * *` makes a Job that completes.
+//!
+//! The simulated clock runs 10× faster (grace periods, back-offs); every wait has a deadline.
 
 mod common;
 
