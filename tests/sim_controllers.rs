@@ -165,6 +165,30 @@ fn pods(store: &Store, prefix: &str) -> Vec<Pod> {
         .collect()
 }
 
+/// How many Jobs named `prefix…` have the condition `type_` True.
+fn finished_jobs(store: &Store, prefix: &str, type_: &str) -> usize {
+    let done = |o: &Object| {
+        let Object::Job(j) = o else { return false };
+        let named = j
+            .metadata
+            .name
+            .as_deref()
+            .is_some_and(|n| n.starts_with(prefix));
+        let conds = j
+            .status
+            .as_ref()
+            .and_then(|s| s.conditions.clone())
+            .unwrap_or_default();
+        named && conds.iter().any(|c| c.type_ == type_ && c.status == "True")
+    };
+    store
+        .list(Resource::Jobs, Some("default"))
+        .0
+        .iter()
+        .filter(|o| done(o))
+        .count()
+}
+
 /// Names of the pods of `prefix` that are not being deleted.
 fn live(store: &Store, prefix: &str) -> BTreeSet<String> {
     pods(store, prefix)
@@ -427,8 +451,7 @@ async fn exercise(bin: PathBuf, version: String) {
     k.apply("migrate", JOB).await;
     let jsonpath = "jsonpath={.status.conditions[?(@.type==\"Failed\")].reason}";
     let failed = wait_until(Duration::from_secs(90), || {
-        matches!(store.object(Resource::Jobs, "default", "migrate"), Some(Object::Job(j))
-            if j.status.as_ref().and_then(|s| s.conditions.as_ref()).is_some_and(|c| c.iter().any(|c| c.type_ == "Failed")))
+        finished_jobs(&store, "migrate", "Failed") == 1
     })
     .await;
     assert!(failed, "{v}: the Job did not fail");
@@ -486,7 +509,11 @@ async fn exercise(bin: PathBuf, version: String) {
         ])
         .await;
     assert_eq!(out, common::kubelet::seed_node().node_name, "{v}");
-    let out = k.ok(&["get", "pods", "-l", "app=agent", "-o", "jsonpath={.items[0].spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0]}"]).await;
+    let pinned = "jsonpath={.items[0].spec.affinity.nodeAffinity\
+        .requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0]}";
+    let out = k
+        .ok(&["get", "pods", "-l", "app=agent", "-o", pinned])
+        .await;
     assert_eq!(
         out,
         common::kubelet::seed_node().node_name,
@@ -496,9 +523,7 @@ async fn exercise(bin: PathBuf, version: String) {
     // A CronJob creates a Job at the next minute, which completes.
     k.apply("report", CRONJOB).await;
     let ran = wait_until(Duration::from_secs(60), || {
-        store.list(Resource::Jobs, Some("default")).0.iter().any(|o| matches!(o, Object::Job(j)
-            if j.metadata.name.as_deref().is_some_and(|n| n.starts_with("report-"))
-                && j.status.as_ref().and_then(|s| s.conditions.as_ref()).is_some_and(|c| c.iter().any(|c| c.type_ == "Complete"))))
+        finished_jobs(&store, "report-", "Complete") > 0
     })
     .await;
     assert!(ran, "{v}: the CronJob's Job did not complete");

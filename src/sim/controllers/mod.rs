@@ -1,5 +1,6 @@
 //! The controller model: what kube-controller-manager's workload controllers do, as pure
-//! functions of a [`Snapshot`] of the stored objects and the simulator's time (`docs/controllers.md`).
+//! functions of a [`Snapshot`] of the stored objects and the simulator's time
+//! (`docs/controllers.md`).
 //!
 //! Each controller is `reconcile(&Snapshot, now) -> Outcome`: the [`Action`]s that bring the
 //! cluster one step closer to what the objects ask for (create or delete pods and objects,

@@ -266,7 +266,8 @@ fn stamp_new(plan: &Plan<'_>, rs: &ReplicaSet, out: &mut Outcome) {
     }
 }
 
-/// The `ScalingReplicaSet` Event (Kubernetes ≥ 1.29 wording: `Scaled up replica set X from A to B`).
+/// The `ScalingReplicaSet` Event (Kubernetes ≥ 1.29 wording: `Scaled up replica set X from A
+/// to B`).
 pub(crate) fn scaling_event(
     d: &Deployment,
     rs: &str,
