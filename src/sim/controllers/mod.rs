@@ -26,6 +26,7 @@ pub mod replicaset;
 pub mod statefulset;
 #[cfg(test)]
 mod testing;
+pub mod ttl;
 #[cfg(test)]
 mod workload_tests;
 
@@ -321,7 +322,8 @@ impl Outcome {
 }
 
 /// Runs every controller on `snap` at `now` (ReplicaSets, Deployments, StatefulSets,
-/// DaemonSets, Jobs, CronJobs; garbage collection runs separately, see [`gc`]).
+/// DaemonSets, Jobs, CronJobs, finished Jobs' TTL; garbage collection runs separately, see
+/// [`gc`]).
 pub fn reconcile_all(snap: &Snapshot, now: Timestamp) -> Outcome {
     let mut out = Outcome::default();
     out.merge(deployment::reconcile(snap, now));
@@ -330,6 +332,7 @@ pub fn reconcile_all(snap: &Snapshot, now: Timestamp) -> Outcome {
     out.merge(daemonset::reconcile(snap, now));
     out.merge(cronjob::reconcile(snap, now));
     out.merge(job::reconcile(snap, now));
+    out.merge(ttl::reconcile(snap, now));
     out
 }
 
