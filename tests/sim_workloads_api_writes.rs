@@ -5,24 +5,14 @@
 //! hold it, Jobs orphaning by default).
 
 mod common;
+mod workloads_support;
 
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::batch::v1::Job;
 use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
-use podscope::sim::{Resource, SimClock, SimConfig, Simulator};
+use podscope::sim::Resource;
 use serde_json::{Value, json};
-
-async fn start() -> Simulator {
-    let t: jiff::Timestamp = "2025-03-01T12:00:00Z".parse().expect("time");
-    Simulator::start(SimConfig {
-        clock: SimClock::Frozen(t),
-        // The API layer alone: no controller acts on the stored workloads.
-        controllers: false,
-        ..SimConfig::default()
-    })
-    .await
-    .expect("simulator starts")
-}
+use workloads_support::start;
 
 fn deployment(name: Value, labels: Value) -> Deployment {
     serde_json::from_value(json!({

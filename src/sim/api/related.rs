@@ -1,8 +1,8 @@
 //! GETs of the objects a pod refers to (`secrets`, `configmaps`, `persistentvolumeclaims` in
 //! its namespace, and `nodes`), as podscope's diagnosis asks about them with one GET each.
 //!
-//! The simulator stores pods and events only, so every such object is absent: `404` with the
-//! API server's `Status` body (`reason: NotFound`, `secrets "db-creds" not found`). RBAC
+//! The simulator stores none of these (only pods, events and workloads), so every such object
+//! is absent: `404` with the API server's `Status` body (`reason: NotFound`, `secrets "db-creds" not found`). RBAC
 //! denials (`SimConfig.deny`, e.g. `("get", "secrets")`) are answered 403 by the auth
 //! middleware before these routes run. Nodes are a 404 too for now (the seed's node is not
 //! served as an object). Any other verb is `405 MethodNotAllowed`.

@@ -1,5 +1,6 @@
-//! The simulator's object store: pods, events, container logs, a global resourceVersion counter and
-//! a bounded change history that watches replay (see `docs/protocols.md` §1.3–1.4).
+//! The simulator's object store: pods, events, the apps/v1 and batch/v1 workloads, container
+//! logs, a global resourceVersion counter and a bounded change history that watches replay (see
+//! `docs/protocols.md` §1.3–1.4).
 //!
 //! `Store` is a cheap cloneable handle (`Arc`); the HTTP handlers, tests, the demo and the kubelet
 //! model all drive the same instance. By concept: [`objects`] (pods and events), [`history`]

@@ -1,11 +1,12 @@
 //! The apps/v1 and batch/v1 workload resources over HTTP: Deployments, ReplicaSets,
 //! StatefulSets, DaemonSets, Jobs and CronJobs (`docs/workloads-api.md`). By concept:
-//! [`discovery`] (`/apis`, the group and version documents), [`writes`] (POST, PUT, PATCH,
-//! DELETE and `…/status`), [`scale`] (`…/scale`), [`defaults`] and [`validate`] (what the
+//! [`discovery`] (`/apis`, the group and version documents), [`writes`] (POST, PUT, PATCH and
+//! `…/status`), [`delete`], [`scale`] (`…/scale`), [`defaults`] and [`validate`] (what the
 //! API server fills in and refuses). GET, LIST and WATCH share the pod routes' code
 //! (`routes::collection`, `routes::single`), selectors included.
 
 pub mod defaults;
+mod delete;
 pub(crate) mod discovery;
 mod scale;
 pub mod validate;
@@ -34,7 +35,7 @@ pub fn routes() -> Router<Store> {
             only(
                 get(list_in_namespace)
                     .post(writes::create)
-                    .delete(writes::delete_collection),
+                    .delete(delete::delete_collection),
             ),
         )
         .route(
@@ -43,7 +44,7 @@ pub fn routes() -> Router<Store> {
                 get(get_one)
                     .put(writes::update)
                     .patch(writes::update)
-                    .delete(writes::delete),
+                    .delete(delete::delete),
             ),
         )
         .route(
