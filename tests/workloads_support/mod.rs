@@ -8,7 +8,7 @@ use podscope::sim::{SimClock, SimConfig, Simulator};
 
 use super::common::cluster::run;
 
-/// The simulator (HTTPS, token, no fixtures) with its clock frozen at 2025-03-01T12:00:00Z, so
+/// The simulator (HTTPS, token, no fixtures, no controllers) with its clock frozen at 2025-03-01T12:00:00Z, so
 /// every AGE is `0s`.
 pub async fn start() -> Simulator {
     let t: jiff::Timestamp = "2025-03-01T12:00:00Z".parse().expect("time");
