@@ -8,8 +8,8 @@ use podscope::sim::{SimClock, SimConfig, Simulator};
 
 use super::common::cluster::run;
 
-/// The simulator (HTTPS, token, no fixtures, no controllers) with its clock frozen at 2025-03-01T12:00:00Z, so
-/// every AGE is `0s`.
+/// The simulator (HTTPS, token, no fixtures, no controllers) with its clock frozen at
+/// 2025-03-01T12:00:00Z, so every AGE is `0s`.
 pub async fn start() -> Simulator {
     let t: jiff::Timestamp = "2025-03-01T12:00:00Z".parse().expect("time");
     Simulator::start(SimConfig {
