@@ -12,7 +12,9 @@
 //! scenarios) are run by the [`kubelet`] model in a driver task ([`kubelet::driver`]) on the simulator's
 //! [`SimClock`] (`--speed N` runs virtual time N× faster); deletes are graceful, `pods/log` can
 //! follow, PUT/PATCH work on pods and `pods/status`. Logs keep at most [`LOG_MAX_LINES`] lines /
-//! [`LOG_MAX_BYTES`] bytes per container instance.
+//! [`LOG_MAX_BYTES`] bytes per container instance. Workloads (Deployments, ReplicaSets,
+//! StatefulSets, DaemonSets, Jobs, CronJobs) are run by the [`controllers`] model in a second
+//! driver task (`docs/controllers.md`).
 
 pub(crate) mod api;
 mod cli;

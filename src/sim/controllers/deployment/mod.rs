@@ -19,6 +19,8 @@ mod rolling;
 mod status;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_lifecycle;
 
 use std::collections::BTreeMap;
 
