@@ -1,24 +1,24 @@
-//! The controller model refereed by real kubectl (the one on PATH and `kubectl.1.27`): `apply`
-//! a Deployment → 3 pods Running and `get deploy,rs,pods` shows them ready; `rollout status`
-//! finishes with `successfully rolled out`; a deleted pod is replaced under another name;
-//! `rollout restart` replaces every pod by pods of a new ReplicaSet; `rollout history` lists
-//! the revisions; `rollout undo` returns to the previous template's ReplicaSet; `scale
-//! --replicas=0` leaves no pod; a StatefulSet's deleted pod comes back under the same name; a
-//! Job with `backoffLimit: 2` ends `BackoffLimitExceeded`; `set image` rolls; a DaemonSet runs
-//! one pod pinned to the simulator's node; a CronJob `* * * * *` makes a Job that completes. The simulated clock runs 10× faster
-//! (grace periods, back-offs); every wait has a deadline.
+//! The Deployment controller refereed by real kubectl (the one on PATH and `kubectl.1.27`):
+//! `apply` → 3 pods Running, `get deploy,rs,pods` shows them ready, `rollout status` ends
+//! `successfully rolled out`; a deleted pod is replaced under another name; `rollout restart`
+//! replaces every pod by pods of a new ReplicaSet; `rollout history` lists the revisions;
+//! `rollout undo` returns to the previous template's ReplicaSet; `set image` rolls; `scale
+//! --replicas=0` leaves no pod; `delete deploy` takes the ReplicaSets along. The other kinds:
+//! `sim_controllers_kinds.rs`.
+//!
+//! The simulated clock runs 10× faster (grace periods); every wait has a deadline.
 
 mod common;
+mod controllers_support;
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use k8s_openapi::api::core::v1::Pod;
-use podscope::sim::{Object, Resource, Simulator, Store};
+use podscope::sim::Resource;
 
-use common::cluster::{kubectl, kubectl_versions, run_bin};
+use common::cluster::{kubectl, kubectl_versions};
 use common::wait::wait_until;
+use controllers_support::*;
 
 const DEPLOYMENT: &str = "apiVersion: apps/v1
 kind: Deployment
@@ -44,167 +44,7 @@ spec:
           periodSeconds: 2
 ";
 
-const STATEFULSET: &str = "apiVersion: apps/v1
-kind: StatefulSet
-metadata:
-  name: db
-spec:
-  replicas: 3
-  serviceName: db
-  selector:
-    matchLabels: {app: db}
-  template:
-    metadata:
-      labels: {app: db}
-    spec:
-      containers:
-      - name: hello
-        image: ghcr.io/example/hello:1.0
-        readinessProbe:
-          httpGet: {path: /readyz, port: 8080}
-          periodSeconds: 2
-";
-
-const JOB: &str = "apiVersion: batch/v1
-kind: Job
-metadata:
-  name: migrate
-spec:
-  backoffLimit: 2
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: migrate
-        image: ghcr.io/example/hello:1.0
-        env:
-        - {name: PORT, value: abc}
-";
-
-const DAEMONSET: &str = "apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: agent
-spec:
-  selector:
-    matchLabels: {app: agent}
-  template:
-    metadata:
-      labels: {app: agent}
-    spec:
-      containers:
-      - name: hello
-        image: ghcr.io/example/hello:1.0
-";
-
-const CRONJOB: &str = "apiVersion: batch/v1
-kind: CronJob
-metadata:
-  name: report
-spec:
-  schedule: \"* * * * *\"
-  jobTemplate:
-    spec:
-      template:
-        spec:
-          restartPolicy: OnFailure
-          containers:
-          - name: report
-            image: registry.example/report:1.0
-            env:
-            - {name: SIM_EXIT_CODE, value: \"0\"}
-            - {name: SIM_EXIT_AFTER, value: \"1\"}
-";
-
-/// kubectl `bin` against one simulator, with its own cache dir.
-struct Kubectl<'a> {
-    bin: PathBuf,
-    version: String,
-    sim: &'a Simulator,
-    dir: &'a Path,
-}
-
-impl Kubectl<'_> {
-    /// Runs kubectl; asserts it succeeded; returns stdout.
-    async fn ok(&self, args: &[&str]) -> String {
-        let cache = self.dir.join("cache");
-        let (ok, out, err) =
-            run_bin(&self.bin, self.sim.kubeconfig_path(), &cache, args, &[]).await;
-        assert!(
-            ok,
-            "{} kubectl {}: {err}\n{out}",
-            self.version,
-            args.join(" ")
-        );
-        out
-    }
-
-    /// `kubectl apply -f` of `yaml`.
-    async fn apply(&self, name: &str, yaml: &str) -> String {
-        let file = self.dir.join(format!("{name}.yaml"));
-        std::fs::write(&file, yaml).expect("manifest written");
-        self.ok(&["apply", "-f", &file.to_string_lossy()]).await
-    }
-}
-
-fn pods(store: &Store, prefix: &str) -> Vec<Pod> {
-    store
-        .list(Resource::Pods, Some("default"))
-        .0
-        .into_iter()
-        .filter_map(|o| match o {
-            Object::Pod(p) => Some((*p).clone()),
-            _ => None,
-        })
-        .filter(|p| p.metadata.name.as_deref().unwrap_or("").starts_with(prefix))
-        .collect()
-}
-
-/// Names of the pods of `prefix` that are not being deleted.
-fn live(store: &Store, prefix: &str) -> BTreeSet<String> {
-    pods(store, prefix)
-        .into_iter()
-        .filter(|p| p.metadata.deletion_timestamp.is_none())
-        .filter_map(|p| p.metadata.name)
-        .collect()
-}
-
-/// Names of the ready pods of `prefix` (not being deleted) and of the pods there are at all.
-fn ready_and_all(store: &Store, prefix: &str) -> (BTreeSet<String>, usize) {
-    let all = pods(store, prefix);
-    let ready = all
-        .iter()
-        .filter(|p| p.metadata.deletion_timestamp.is_none() && common::sim::all_ready(p))
-        .filter_map(|p| p.metadata.name.clone())
-        .collect();
-    (ready, all.len())
-}
-
-/// The ReplicaSet names the pods of the Deployment `web` belong to (`pod-template-hash`).
-fn hashes(store: &Store) -> BTreeSet<String> {
-    pods(store, "web-")
-        .into_iter()
-        .filter_map(|p| p.metadata.labels?.get("pod-template-hash").cloned())
-        .collect()
-}
-
-/// Waits until `web` has exactly 3 ready pods, all of one ReplicaSet, and nothing else (old
-/// pods gone); returns that ReplicaSet's hash.
-async fn settled(store: &Store, version: &str) -> String {
-    let done = wait_until(Duration::from_secs(90), || {
-        let (ready, all) = ready_and_all(store, "web-");
-        ready.len() == 3 && all == 3 && hashes(store).len() == 1
-    })
-    .await;
-    assert!(
-        done,
-        "{version}: web did not settle: {:?} {:?}",
-        live(store, "web-"),
-        hashes(store)
-    );
-    hashes(store).into_iter().next().expect("one hash")
-}
-
+/// The whole story for a Deployment, with kubectl `bin`, on a fresh simulator.
 async fn exercise(bin: PathBuf, version: String) {
     let sim = common::sim::start_dynamic(10.0).await;
     let store = sim.store();
@@ -351,120 +191,20 @@ async fn exercise(bin: PathBuf, version: String) {
     let out = k.ok(&["get", "deploy", "web", "--no-headers"]).await;
     assert_eq!(out.split_whitespace().nth(1), Some("0/0"), "{v}: {out}");
 
-    // A StatefulSet's deleted pod comes back under the same name.
-    k.apply("db", STATEFULSET).await;
-    let ready = wait_until(Duration::from_secs(90), || {
-        ready_and_all(&store, "db-").0.len() == 3
+    // Deleting the Deployment takes its ReplicaSets along (the garbage collector).
+    k.ok(&["delete", "deploy", "web"]).await;
+    let collected = wait_until(Duration::from_secs(30), || {
+        store
+            .list(Resource::ReplicaSets, Some("default"))
+            .0
+            .is_empty()
     })
     .await;
-    assert!(ready, "{v}: db pods not ready: {:?}", live(&store, "db-"));
-    let uid = k
-        .ok(&["get", "pod", "db-1", "-o", "jsonpath={.metadata.uid}"])
-        .await;
-    k.ok(&["delete", "pod", "db-1"]).await;
-    let back = wait_until(Duration::from_secs(60), || {
-        store.pod("default", "db-1").is_some_and(|p| {
-            p.metadata.uid.as_deref() != Some(uid.trim()) && common::sim::all_ready(&p)
-        })
-    })
-    .await;
-    assert!(back, "{v}: db-1 did not come back");
-    let out = k.ok(&["get", "pods", "-l", "app=db", "--no-headers"]).await;
-    let names: Vec<&str> = out
-        .lines()
-        .filter_map(|l| l.split_whitespace().next())
-        .collect();
-    assert_eq!(names, ["db-0", "db-1", "db-2"], "{v}:\n{out}");
-
-    // A Job that keeps failing ends BackoffLimitExceeded.
-    k.apply("migrate", JOB).await;
-    let jsonpath = "jsonpath={.status.conditions[?(@.type==\"Failed\")].reason}";
-    let failed = wait_until(Duration::from_secs(90), || {
-        matches!(store.object(Resource::Jobs, "default", "migrate"), Some(Object::Job(j))
-            if j.status.as_ref().and_then(|s| s.conditions.as_ref()).is_some_and(|c| c.iter().any(|c| c.type_ == "Failed")))
-    })
-    .await;
-    assert!(failed, "{v}: the Job did not fail");
-    let out = k.ok(&["get", "job", "migrate", "-o", jsonpath]).await;
-    assert_eq!(out.trim(), "BackoffLimitExceeded", "{v}");
-    let out = k
-        .ok(&["get", "pods", "-l", "job-name=migrate", "--no-headers"])
-        .await;
-    assert_eq!(
-        out.lines().filter(|l| l.contains(" Error ")).count(),
-        3,
-        "{v}:\n{out}"
-    );
-
-    // A DaemonSet runs one pod on the node.
-    k.apply("agent", DAEMONSET).await;
-    let placed = wait_until(Duration::from_secs(60), || {
-        ready_and_all(&store, "agent-").0.len() == 1
-    })
-    .await;
-    assert!(placed, "{v}: no ready agent pod");
-    let out = k.ok(&["get", "ds", "agent", "--no-headers"]).await;
-    let cols: Vec<&str> = out.split_whitespace().collect();
-    assert_eq!(
-        &cols[1..6],
-        ["1", "1", "1", "1", "1"],
-        "{v} DESIRED CURRENT READY UP-TO-DATE AVAILABLE: {out}"
-    );
-    let out = k
-        .ok(&[
-            "get",
-            "pods",
-            "-l",
-            "app=agent",
-            "-o",
-            "jsonpath={.items[0].spec.nodeName}",
-        ])
-        .await;
-    assert_eq!(out, common::kubelet::seed_node().node_name, "{v}");
-    let out = k.ok(&["get", "pods", "-l", "app=agent", "-o", "jsonpath={.items[0].spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0]}"]).await;
-    assert_eq!(
-        out,
-        common::kubelet::seed_node().node_name,
-        "{v}: the pod is pinned to the node"
-    );
-
-    // A CronJob creates a Job at the next minute, which completes.
-    k.apply("report", CRONJOB).await;
-    let ran = wait_until(Duration::from_secs(60), || {
-        store.list(Resource::Jobs, Some("default")).0.iter().any(|o| matches!(o, Object::Job(j)
-            if j.metadata.name.as_deref().is_some_and(|n| n.starts_with("report-"))
-                && j.status.as_ref().and_then(|s| s.conditions.as_ref()).is_some_and(|c| c.iter().any(|c| c.type_ == "Complete"))))
-    })
-    .await;
-    assert!(ran, "{v}: the CronJob's Job did not complete");
-    let out = k.ok(&["get", "jobs", "--no-headers"]).await;
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("report-"))
-        .unwrap_or_else(|| panic!("{v}: no report Job:\n{out}"));
-    let minutes = line
-        .split_whitespace()
-        .next()
-        .and_then(|n| n.strip_prefix("report-"))
-        .and_then(|m| m.parse::<i64>().ok());
     assert!(
-        minutes.is_some_and(|m| m * 60 <= store.now().as_second()),
-        "{v}: {line}"
+        collected,
+        "{v}: ReplicaSets left after deleting the Deployment"
     );
-    assert!(
-        line.contains(" Complete ") && line.contains(" 1/1 "),
-        "{v}: {line}"
-    );
-    let out = k
-        .ok(&[
-            "get",
-            "cronjob",
-            "report",
-            "-o",
-            "jsonpath={.status.lastScheduleTime}",
-        ])
-        .await;
-    assert!(!out.is_empty(), "{v}: no lastScheduleTime");
+
     sim.shutdown().await;
 }
 

@@ -12,7 +12,9 @@
 //! scenarios) are run by the [`kubelet`] model in a driver task ([`kubelet::driver`]) on the simulator's
 //! [`SimClock`] (`--speed N` runs virtual time N× faster); deletes are graceful, `pods/log` can
 //! follow, PUT/PATCH work on pods and `pods/status`. Logs keep at most [`LOG_MAX_LINES`] lines /
-//! [`LOG_MAX_BYTES`] bytes per container instance.
+//! [`LOG_MAX_BYTES`] bytes per container instance. Workloads (Deployments, ReplicaSets,
+//! StatefulSets, DaemonSets, Jobs, CronJobs) are run by the [`controllers`] model in a second
+//! driver task (`docs/controllers.md`).
 
 pub(crate) mod api;
 mod cli;
@@ -80,6 +82,10 @@ pub struct SimConfig {
     pub node: kubelet::KubeletConfig,
     /// Which Kubernetes version's event texts the kubelet writes (default: the seed's 1.36).
     pub event_wording: kubelet::EventWording,
+    /// Run the controller model ([`controllers`]: ReplicaSets, Deployments, StatefulSets,
+    /// DaemonSets, Jobs, CronJobs, garbage collection). Default `true`; tests of the API layer
+    /// alone turn it off so stored workloads stay as written.
+    pub controllers: bool,
 }
 
 impl SimConfig {
@@ -119,6 +125,7 @@ impl Default for SimConfig {
             scenarios: Vec::new(),
             node: default_node(),
             event_wording: kubelet::EventWording::V1_36,
+            controllers: true,
         }
     }
 }
@@ -206,10 +213,12 @@ impl Simulator {
         }
         let kubelet = kubelet::Kubelet::new(cfg.node.clone()).with_event_wording(cfg.event_wording);
         let driver = tokio::spawn(kubelet::driver::run(store.clone(), kubelet));
-        let controllers = tokio::spawn(controllers::driver::run(
-            store.clone(),
-            cfg.node.node_name.clone(),
-        ));
+        let controllers = cfg.controllers.then(|| {
+            tokio::spawn(controllers::driver::run(
+                store.clone(),
+                cfg.node.node_name.clone(),
+            ))
+        });
         // The kubeconfig's context selects the live scenarios' namespace when there are any
         // (`podscope demo`: `kubectl get pod crash` works as typed), else the first fixture's.
         let mut scenario_namespace = None;
@@ -289,7 +298,7 @@ impl Simulator {
             task: Some(task),
             driver: Some(driver),
             traffic,
-            controllers: Some(controllers),
+            controllers,
         })
     }
 

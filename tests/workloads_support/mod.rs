@@ -8,12 +8,14 @@ use podscope::sim::{SimClock, SimConfig, Simulator};
 
 use super::common::cluster::run;
 
-/// The simulator (HTTPS, token, no fixtures) with its clock frozen at 2025-03-01T12:00:00Z, so
-/// every AGE is `0s`.
+/// The simulator (HTTPS, token, no fixtures, no controllers) with its clock frozen at
+/// 2025-03-01T12:00:00Z, so every AGE is `0s`.
 pub async fn start() -> Simulator {
     let t: jiff::Timestamp = "2025-03-01T12:00:00Z".parse().expect("time");
     Simulator::start(SimConfig {
         clock: SimClock::Frozen(t),
+        // The API layer alone: no controller acts on the stored workloads.
+        controllers: false,
         ..SimConfig::default()
     })
     .await

@@ -68,7 +68,8 @@ mod tests {
         // FNV-1a 32 test vectors: "" and "a".
         assert_eq!(fnv32a(b""), 0x811c_9dc5);
         assert_eq!(fnv32a(b"a"), 0xe40c_292c);
-        // '0' is byte 48, 48 % 27 = 21 → '4'; '9' is 57 % 27 = 3 → 'f' (digits map to 4–9, b, c, d, f).
+        // '0' is byte 48, 48 % 27 = 21 → '4'; '9' is 57 % 27 = 3 → 'f' (digits map to 4–9, b,
+        // c, d, f).
         assert_eq!(safe_encode("09"), "4f");
     }
 

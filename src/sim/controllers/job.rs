@@ -16,6 +16,8 @@
 //!   (`BackoffLimitExceeded`, `Job has reached the specified backoff limit`), running pods are
 //!   deleted, and once none is left and everything is counted `Failed` with the same reason,
 //!   and a Warning `BackoffLimitExceeded` Event.
+//! - `activeDeadlineSeconds` after `startTime`: the same, with `DeadlineExceeded` `Job was active
+//!   longer than specified deadline` (the controller wakes at the deadline).
 //! - `completions` reached: `SuccessCriteriaMet` (`CompletionsReached`, `Reached expected number
 //!   of succeeded pods`), then `Complete` with the same reason and `completionTime`, Event
 //!   `Completed` `Job completed`. (The interim conditions are what 1.31+ controllers write.)
@@ -38,7 +40,10 @@ use super::{Action, Kind, Outcome, Snapshot, Workload, ids, owner_reference};
 const COMPONENT: &str = "job-controller";
 /// The finalizer that keeps a Job's pod until the Job counted it.
 pub const TRACKING_FINALIZER: &str = "batch.kubernetes.io/job-tracking";
+const BACKOFF_REASON: &str = "BackoffLimitExceeded";
 const BACKOFF_MESSAGE: &str = "Job has reached the specified backoff limit";
+const DEADLINE_REASON: &str = "DeadlineExceeded";
+const DEADLINE_MESSAGE: &str = "Job was active longer than specified deadline";
 const COMPLETIONS_MESSAGE: &str = "Reached expected number of succeeded pods";
 
 /// Reconciles every Job of `snap` (see the module docs).
@@ -218,29 +223,41 @@ fn reconcile_one(snap: &Snapshot, job: &Job, now: Timestamp, out: &mut Outcome) 
         if st.start_time.is_none() && !suspended {
             st.start_time = Some(Time(now));
         }
-        if known_failed > backoff_limit || has_cond(&st, "FailureTarget") {
-            add_cond(
-                &mut st,
-                "FailureTarget",
-                "BackoffLimitExceeded",
-                BACKOFF_MESSAGE,
-                now,
-            );
+        let deadline = spec
+            .active_deadline_seconds
+            .zip(st.start_time.as_ref().map(|t| t.0))
+            .and_then(|(secs, start)| start.checked_add(SignedDuration::from_secs(secs)).ok());
+        let target = st
+            .conditions
+            .iter()
+            .flatten()
+            .find(|c| c.type_ == "FailureTarget" && c.status == "True")
+            .map(|c| {
+                (
+                    c.reason.clone().unwrap_or_default(),
+                    c.message.clone().unwrap_or_default(),
+                )
+            });
+        let failure = target.or_else(|| {
+            if known_failed > backoff_limit {
+                Some((BACKOFF_REASON.to_string(), BACKOFF_MESSAGE.to_string()))
+            } else if deadline.is_some_and(|at| at <= now) {
+                Some((DEADLINE_REASON.to_string(), DEADLINE_MESSAGE.to_string()))
+            } else {
+                None
+            }
+        });
+        if let Some((reason, message)) = failure {
+            add_cond(&mut st, "FailureTarget", &reason, &message, now);
             delete_active(out);
             if active.is_empty() && terminating == 0 && settled {
-                add_cond(
-                    &mut st,
-                    "Failed",
-                    "BackoffLimitExceeded",
-                    BACKOFF_MESSAGE,
-                    now,
-                );
+                add_cond(&mut st, "Failed", &reason, &message, now);
                 out.actions.push(event(
                     Kind::Job,
                     &job.metadata,
                     "Warning",
-                    "BackoffLimitExceeded",
-                    BACKOFF_MESSAGE.into(),
+                    &reason,
+                    message,
                     COMPONENT,
                     now,
                 ));
@@ -279,6 +296,9 @@ fn reconcile_one(snap: &Snapshot, job: &Job, now: Timestamp, out: &mut Outcome) 
         } else if suspended {
             delete_active(out);
         } else {
+            if let Some(at) = deadline {
+                out.wake_at(at);
+            }
             let parallelism = spec.parallelism.unwrap_or(1).max(0);
             let want = completions
                 .map_or(parallelism, |c| parallelism.min(c - known_succeeded))

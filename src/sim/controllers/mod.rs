@@ -1,5 +1,6 @@
 //! The controller model: what kube-controller-manager's workload controllers do, as pure
-//! functions of a [`Snapshot`] of the stored objects and the simulator's time (`docs/controllers.md`).
+//! functions of a [`Snapshot`] of the stored objects and the simulator's time
+//! (`docs/controllers.md`).
 //!
 //! Each controller is `reconcile(&Snapshot, now) -> Outcome`: the [`Action`]s that bring the
 //! cluster one step closer to what the objects ask for (create or delete pods and objects,
@@ -25,6 +26,7 @@ pub mod replicaset;
 pub mod statefulset;
 #[cfg(test)]
 mod testing;
+pub mod ttl;
 #[cfg(test)]
 mod workload_tests;
 
@@ -320,7 +322,8 @@ impl Outcome {
 }
 
 /// Runs every controller on `snap` at `now` (ReplicaSets, Deployments, StatefulSets,
-/// DaemonSets, Jobs, CronJobs; garbage collection runs separately, see [`gc`]).
+/// DaemonSets, Jobs, CronJobs, finished Jobs' TTL; garbage collection runs separately, see
+/// [`gc`]).
 pub fn reconcile_all(snap: &Snapshot, now: Timestamp) -> Outcome {
     let mut out = Outcome::default();
     out.merge(deployment::reconcile(snap, now));
@@ -329,6 +332,7 @@ pub fn reconcile_all(snap: &Snapshot, now: Timestamp) -> Outcome {
     out.merge(daemonset::reconcile(snap, now));
     out.merge(cronjob::reconcile(snap, now));
     out.merge(job::reconcile(snap, now));
+    out.merge(ttl::reconcile(snap, now));
     out
 }
 

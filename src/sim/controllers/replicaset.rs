@@ -7,7 +7,8 @@
 //!   annotations, `ownerReferences [{apps/v1 ReplicaSet, controller, blockOwnerDeletion}]`;
 //!   Event `SuccessfulCreate` `Created pod: <name>`.
 //! - Too many: the surplus is deleted in [`sort_for_deletion`] order; `SuccessfulDelete`
-//!   `Deleted pod: <name>`.
+//!   `Deleted pod: <name>`. The status written in the same pass no longer counts them, so a
+//!   Deployment reading it never sees pods that are on their way out as available.
 //! - `status`: `replicas` (active pods), `fullyLabeledReplicas` (those carrying every template
 //!   label), `readyReplicas`, `availableReplicas` (Ready for `minReadySeconds`),
 //!   `observedGeneration`; a pod that becomes available later is a wake-up.
@@ -69,7 +70,8 @@ fn reconcile_one(snap: &Snapshot, rs: &ReplicaSet, now: Timestamp, out: &mut Out
         }
     } else if active.len() > want {
         sort_for_deletion(&mut active);
-        for p in &active[..active.len() - want] {
+        let surplus: Vec<&Pod> = active.drain(..active.len() - want).collect();
+        for p in &surplus {
             let (pns, pname, puid) = ids(&p.metadata);
             out.actions.push(Action::DeletePod {
                 namespace: pns,

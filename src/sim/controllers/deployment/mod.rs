@@ -19,6 +19,8 @@ mod rolling;
 mod status;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_lifecycle;
 
 use std::collections::BTreeMap;
 
@@ -266,7 +268,8 @@ fn stamp_new(plan: &Plan<'_>, rs: &ReplicaSet, out: &mut Outcome) {
     }
 }
 
-/// The `ScalingReplicaSet` Event (Kubernetes ≥ 1.29 wording: `Scaled up replica set X from A to B`).
+/// The `ScalingReplicaSet` Event (Kubernetes ≥ 1.29 wording: `Scaled up replica set X from A
+/// to B`).
 pub(crate) fn scaling_event(
     d: &Deployment,
     rs: &str,

@@ -80,12 +80,13 @@ fn spec_replicas(rs: &ReplicaSet) -> i32 {
     Some(&rs.spec).and_then(|s| s.replicas).unwrap_or(1)
 }
 
-/// Available pods as the ReplicaSet reports them (never more than it should run).
+/// Available pods as the ReplicaSet reports them (never more than it runs or should run).
 fn available(rs: &ReplicaSet) -> i32 {
     let st = rs.status.as_ref();
     st.and_then(|s| s.available_replicas)
         .unwrap_or(0)
         .min(st.map_or(0, |s| s.replicas))
+        .min(spec_replicas(rs))
 }
 
 fn status_current(rs: &ReplicaSet) -> bool {

@@ -6,11 +6,11 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
 use super::{DESIRED_REPLICAS, MAX_REPLICAS, REVISION, REVISION_HISTORY};
+use crate::sim::controllers::Workload;
 use crate::sim::controllers::hash::POD_TEMPLATE_HASH;
 use crate::sim::controllers::testing::{Fake, t0, template};
-use crate::sim::controllers::{Kind, Workload};
 
-fn deploy(replicas: i32, image: &str) -> Deployment {
+pub(super) fn deploy(replicas: i32, image: &str) -> Deployment {
     Deployment {
         metadata: ObjectMeta {
             name: Some("web".into()),
@@ -31,20 +31,20 @@ fn deploy(replicas: i32, image: &str) -> Deployment {
 }
 
 /// Changes the stored Deployment's spec as `kubectl apply`/`set image` would (generation + 1).
-fn edit(f: &mut Fake, change: impl FnOnce(&mut DeploymentSpec)) {
+pub(super) fn edit(f: &mut Fake, change: impl FnOnce(&mut DeploymentSpec)) {
     let d = &mut f.snap.deployments[0];
     change(&mut d.spec);
     d.metadata.generation = Some(d.metadata.generation.unwrap_or(1) + 1);
 }
 
-fn set_image(f: &mut Fake, image: &str) {
+pub(super) fn set_image(f: &mut Fake, image: &str) {
     edit(f, |s| {
         s.template.spec.as_mut().expect("spec").containers[0].image = Some(image.into())
     });
 }
 
 /// `(name, spec.replicas, revision)` of each ReplicaSet, oldest first.
-fn replica_sets(f: &Fake) -> Vec<(String, i32, String)> {
+pub(super) fn replica_sets(f: &Fake) -> Vec<(String, i32, String)> {
     f.snap
         .replica_sets
         .iter()
@@ -65,7 +65,7 @@ fn replica_sets(f: &Fake) -> Vec<(String, i32, String)> {
         .collect()
 }
 
-fn condition(f: &Fake, type_: &str) -> (String, String, String) {
+pub(super) fn condition(f: &Fake, type_: &str) -> (String, String, String) {
     let c = f.snap.deployments[0]
         .status
         .as_ref()
@@ -323,68 +323,4 @@ fn recreate_stops_every_old_pod_before_starting_new_ones() {
     f.settle();
     let rss = replica_sets(&f);
     assert_eq!((rss[0].1, rss[1].1), (0, 2));
-}
-
-#[test]
-fn scale_to_zero_and_back() {
-    let mut f = Fake::new(t0());
-    f.add(Workload::Deployment(deploy(3, "hello:1.0")));
-    f.settle();
-    edit(&mut f, |s| s.replicas = Some(0));
-    f.settle();
-    assert!(f.pod_names("web-").is_empty());
-    let name = replica_sets(&f)[0].0.clone();
-    assert!(f.event_texts().contains(&format!(
-        "ScalingReplicaSet: Scaled down replica set {name} from 3 to 0"
-    )));
-    edit(&mut f, |s| s.replicas = Some(2));
-    f.settle();
-    assert_eq!(f.pod_names("web-").len(), 2);
-    assert_eq!(replica_sets(&f).len(), 1);
-}
-
-#[test]
-fn revision_history_limit_deletes_the_oldest_idle_replica_sets() {
-    let mut f = Fake::new(t0());
-    let mut d = deploy(1, "hello:1.0");
-    d.spec.revision_history_limit = Some(1);
-    f.add(Workload::Deployment(d));
-    f.settle();
-    for (i, image) in ["hello:2.0", "hello:3.0"].into_iter().enumerate() {
-        f.advance(1 + i as i64);
-        set_image(&mut f, image);
-        f.settle();
-    }
-    let revs: Vec<String> = replica_sets(&f).into_iter().map(|r| r.2).collect();
-    assert_eq!(revs, ["2", "3"]);
-}
-
-#[test]
-fn paused_deployments_do_not_roll() {
-    let mut f = Fake::new(t0());
-    f.add(Workload::Deployment(deploy(2, "hello:1.0")));
-    f.settle();
-    edit(&mut f, |s| s.paused = Some(true));
-    set_image(&mut f, "hello:2.0");
-    f.settle();
-    assert_eq!(replica_sets(&f).len(), 1);
-    assert_eq!(
-        condition(&f, "Progressing"),
-        (
-            "Unknown".into(),
-            "DeploymentPaused".into(),
-            "Deployment is paused".into()
-        )
-    );
-}
-
-#[test]
-fn deleting_the_deployment_collects_its_replica_sets_and_pods() {
-    let mut f = Fake::new(t0());
-    f.add(Workload::Deployment(deploy(2, "hello:1.0")));
-    f.settle();
-    f.delete(Kind::Deployment, "web");
-    f.settle();
-    assert!(f.snap.replica_sets.is_empty());
-    assert!(f.snap.pods.is_empty());
 }

@@ -208,3 +208,42 @@ fn cronjob_creates_a_job_per_schedule_and_keeps_the_history_limit() {
     f.settle();
     assert!(f.snap.jobs.is_empty() && f.snap.pods.is_empty());
 }
+
+#[test]
+fn active_deadline_fails_the_job_and_ttl_deletes_it_after_it_finished() {
+    let mut f = Fake::new(t0());
+    let Workload::Job(mut j) = job("hello:bad", 6, None) else {
+        unreachable!()
+    };
+    let spec = j.spec.as_mut().expect("spec");
+    spec.active_deadline_seconds = Some(30);
+    spec.ttl_seconds_after_finished = Some(60);
+    f.add(Workload::Job(j));
+    let wake = f.settle();
+    assert_eq!(f.pod_names("migrate-").len(), 1, "running, not ready");
+    assert_eq!(wake, t0().checked_add(SignedDuration::from_secs(30)).ok());
+    f.advance(30);
+    f.settle();
+    let reason = "DeadlineExceeded".to_string();
+    let msg = "Job was active longer than specified deadline".to_string();
+    assert_eq!(
+        job_conditions(&f),
+        [
+            ("FailureTarget".into(), reason.clone(), msg.clone()),
+            ("Failed".into(), reason, msg)
+        ]
+    );
+    assert!(
+        f.pod_names("migrate-").is_empty(),
+        "the running pod was deleted"
+    );
+    let wake = f.settle();
+    assert_eq!(
+        wake,
+        f.now.checked_add(SignedDuration::from_secs(60)).ok(),
+        "the TTL"
+    );
+    f.advance(60);
+    f.settle();
+    assert!(f.snap.jobs.is_empty() && f.snap.pods.is_empty());
+}
