@@ -247,7 +247,6 @@ async fn missing_workloads_and_unknown_kinds_read_as_kubectl() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs the simulator's deny list to cover the /apis/ groups (it refuses /api/v1 only)"]
 async fn a_refused_deployment_falls_back_to_the_pods_owner_chain() {
     let sim = start(&[("get", "deployments")]).await;
     let store = sim.store();

@@ -1,4 +1,5 @@
-//! The Deployment controller refereed by real kubectl (the one on PATH and `kubectl.1.27`):
+//! The Deployment controller refereed by real kubectl (the one on PATH, `kubectl.1.27`, and every
+//! other `kubectl.1.NN` beside it, 1.28 … 1.33):
 //! `apply` → 3 pods Running, `get deploy,rs,pods` shows them ready, `rollout status` ends
 //! `successfully rolled out`; a deleted pod is replaced under another name; `rollout restart`
 //! replaces every pod by pods of a new ReplicaSet; `rollout history` lists the revisions;
@@ -220,4 +221,12 @@ async fn kubectl_1_27_drives_the_workloads() {
         return;
     };
     exercise(bin, version).await;
+}
+
+/// 1.28 … 1.33: every other minor version of the matrix, one after the other (1.27 above).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_other_kubectl_version_drives_the_workloads() {
+    for (version, bin) in kubectl_versions().into_iter().filter(|(v, _)| v != "1.27") {
+        exercise(bin, version).await;
+    }
 }

@@ -181,8 +181,9 @@ pub enum OutputFormat {
 /// optional flattened struct (the bare `podscope POD`) `None` when it nests a flatten.
 #[derive(Debug, Clone, Args)]
 pub struct DemoArgs {
-    /// Attach to this pod instead of the default crash-looping one.
-    #[arg(value_name = "POD")]
+    /// Attach to this pod or workload (`deploy/web`, `sts/db`, `job/migrate`) instead of the
+    /// default crash-looping pod.
+    #[arg(value_name = "TARGET")]
     pub pod: Option<String>,
     /// Print one snapshot of the demo pod and exit (no terminal UI).
     #[arg(long)]
