@@ -138,7 +138,7 @@ fn with_all_namespaces_the_namespace_column_comes_first() {
         "{screen:#?}"
     );
     assert!(
-        line(&screen, "coredns").contains("kube-sys… coredns-5d78c9869d-h4k… 1/1 Running 0 12m"),
+        line(&screen, "coredns").contains("kube-sys… coredns-5d78c9869d-h4k2s 1/1 Running 0 12m"),
         "{screen:#?}"
     );
     insta::assert_snapshot!("picker_all_namespaces@80x24", render(&s, 80, 24));
@@ -170,6 +170,11 @@ fn the_standalone_picker_is_the_whole_screen() {
     assert!(line(&screen, "filter:").contains("filter: cra"));
     assert!(
         line(&screen, "crash").starts_with("│▶ crash 0/1 CrashLoopBackOff"),
+        "{screen:#?}"
+    );
+    // There is no pod to switch from: Enter attaches.
+    assert!(
+        line(&screen, "next pod").contains("Enter attach Esc"),
         "{screen:#?}"
     );
     let all = standalone(true, shop());
@@ -285,4 +290,68 @@ fn five_thousand_pods_draw_the_visible_page_and_the_count() {
     }
     let screen = rows(&render(&s, 80, 24));
     assert!(line(&screen, "▶").contains("▶ web-4999"), "{screen:#?}");
+}
+
+/// The demo's longest rows (`podscope demo`, `P`): NAME keeps its full width; RESTARTS' age,
+/// the namespace and STATUS give way first; at 120 columns the box grows past 100 so nothing
+/// is cut.
+fn demo_names() -> State {
+    let mut s = applied(proxy_and_app());
+    s.target.namespace = "integration".into();
+    s.target.name = "sample-api-7f9c6d5b4-x2x2x".into();
+    s.config.can_switch = true;
+    s.config.all_namespaces = true;
+    update(&mut s, key(KeyCode::Char('P')));
+    let mut drain = choice(
+        "integration",
+        "drain-leader-6d9b7c5f8-h4k2s",
+        (0, 1),
+        "Init:CreateContainerConfigError",
+        23,
+    );
+    drain.trouble = Trouble::Waiting;
+    let list = vec![
+        drain,
+        choice(
+            "integration",
+            "sample-api-7f9c6d5b4-x2x2x",
+            (1, 1),
+            "Running",
+            2,
+        ),
+        choice("default", "crash", (0, 1), "CrashLoopBackOff", 5),
+    ];
+    update(&mut s, Msg::PodList(list));
+    s
+}
+
+#[test]
+fn long_names_keep_their_width_and_the_box_grows_with_the_terminal() {
+    let s = demo_names();
+    let screen = rows(&render(&s, 80, 24));
+    let drain = line(&screen, "drain-leader");
+    assert!(
+        drain.contains("integrat… drain-leader-6d9b7c5f8-h4k2s 0/1 Init:Create… 23 12m"),
+        "{screen:#?}"
+    );
+    assert!(
+        line(&screen, "▶*").contains("sample-api-7f9c6d5b4-x2x2x 1/1 Running 2 12m"),
+        "{screen:#?}"
+    );
+    insta::assert_snapshot!("picker_long_names@80x24", render(&s, 80, 24));
+    // At 120 columns every cell is whole, in a box wider than the usual 100 columns.
+    let screen = rows(&render(&s, 120, 40));
+    assert!(
+        line(&screen, "drain-leader").contains(
+            "integration drain-leader-6d9b7c5f8-h4k2s 0/1 Init:CreateContainerConfigError 23 (70s ago) 12m"
+        ),
+        "{screen:#?}"
+    );
+    let top = screen
+        .iter()
+        .find(|l| l.contains("┌ pods in all namespaces"))
+        .expect("box");
+    let width = top.trim().chars().count();
+    assert!((100..=116).contains(&width), "{width}: {top}");
+    insta::assert_snapshot!("picker_long_names@120x40", render(&s, 120, 40));
 }

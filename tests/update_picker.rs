@@ -256,3 +256,24 @@ fn with_all_namespaces_the_picker_lists_every_namespace_with_its_column() {
     }
     assert_eq!(picked(&s).0, ["cart"]);
 }
+
+#[test]
+fn in_one_namespace_the_filter_matches_only_names_not_the_namespace() {
+    // The trial's case: namespace `web` holds `web-…` and `api-…` pods; typing `web` must not
+    // match every row through the namespace.
+    let mut s = attached();
+    s.target.namespace = "web".into();
+    update(&mut s, key(KeyCode::Char('P')));
+    let msg = stamped(
+        &s,
+        Msg::PodList(vec![
+            running("web", "web-6c8f9-abcde"),
+            running("web", "api-7d9f8-x2x2x"),
+        ]),
+    );
+    update(&mut s, msg);
+    for c in "web".chars() {
+        update(&mut s, key(KeyCode::Char(c)));
+    }
+    assert_eq!(picked(&s).0, ["web-6c8f9-abcde"]);
+}

@@ -30,10 +30,10 @@ pub struct SimArgs {
     /// Serve plain HTTP without authentication instead of HTTPS with a bearer token.
     #[arg(long)]
     pub insecure_http: bool,
-    /// A scenario to create at start: a built-in name (hello, crash, oomkilled, init-error,
-    /// image-pull, liveness-slow-start, readiness-failing, job-sidecar) or a YAML file of Pod
-    /// manifests; repeatable.
-    #[arg(long = "scenario", value_name = "NAME|FILE")]
+    /// A scenario to create at start: a built-in name (every one of
+    /// [`super::builtin_scenarios`], listed by [`scenario_help`]) or a YAML file of manifests;
+    /// repeatable.
+    #[arg(long = "scenario", value_name = "NAME|FILE", help = scenario_help())]
     pub scenarios: Vec<PathBuf>,
     /// Run virtual time N times faster than real time (from --now, else from the current time).
     /// Server-side times (AGE, `(x ago)`) follow it; kubectl's client-side ages (describe's
@@ -44,6 +44,21 @@ pub struct SimArgs {
     /// (1 s doubling to 60 s) instead of the default 10 s doubling to 300 s.
     #[arg(long)]
     pub reduced_backoff: bool,
+}
+
+/// The help text of `--scenario`: the built-in names, from [`super::builtin_scenarios`] in its
+/// order, so a scenario added there is offered here too.
+#[must_use]
+pub fn scenario_help() -> String {
+    let names: Vec<&str> = super::builtin_scenarios()
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    format!(
+        "A scenario to create at start: a built-in name ({}) or a YAML file of manifests; \
+         repeatable",
+        names.join(", ")
+    )
 }
 
 /// Starts the simulator, prints its URL, kubeconfig path and a kubectl hint, and serves until
@@ -108,4 +123,35 @@ async fn wait_for_signal() -> color_eyre::Result<()> {
 #[cfg(not(unix))]
 async fn wait_for_signal() -> color_eyre::Result<()> {
     tokio::signal::ctrl_c().await.wrap_err("waiting for Ctrl-C")
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Args;
+
+    use super::{SimArgs, scenario_help};
+
+    /// `podscope sim --help` names every built-in scenario.
+    #[test]
+    fn the_help_lists_every_builtin_scenario() {
+        let mut cmd = SimArgs::augment_args(clap::Command::new("sim"));
+        let help = cmd.render_help().to_string();
+        let names: Vec<&str> = super::super::builtin_scenarios()
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        for name in [
+            "rollout-stuck",
+            "statefulset-db",
+            "job-backoff",
+            "hello",
+            "crash",
+        ] {
+            assert!(names.contains(&name), "{name} is a built-in");
+        }
+        for name in names {
+            assert!(help.contains(name), "{name} missing from:\n{help}");
+        }
+        assert!(scenario_help().contains("rollout-stuck, "));
+    }
 }

@@ -19,7 +19,9 @@ use crate::model::sanitize::sanitize;
 use crate::ui::theme::Theme;
 
 /// Draws the open picker: over the pod view, centred in `area`, the current pod marked `*`; or,
-/// standalone (no pod yet), as the whole of `area`.
+/// standalone (no pod yet), as the whole of `area`. Over the pod the box is as wide as
+/// [`crate::ui::forwards::MAX_WIDTH`] (or `area`), wider when the rows need it, up to `area`
+/// less [`MARGIN`] columns each side.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let Some(sw) = state.overlay.switcher() else {
         return;
@@ -36,8 +38,9 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
             area.width.saturating_sub(2),
             area.height - taken.min(area.height),
         );
+        let hint = standalone_hint();
         lines.extend(picker_lines(
-            &sw.picker, inner, state.now, t, "pods", &current,
+            &sw.picker, inner, state.now, t, "pods", &current, hint,
         ));
         let block = Block::new()
             .borders(Borders::ALL)
@@ -45,18 +48,77 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         frame.render_widget(Clear, area);
         frame.render_widget(Paragraph::new(lines).block(block), area);
     } else {
-        let width = area.width.min(crate::ui::forwards::MAX_WIDTH);
-        let inner = Rect::new(
-            0,
-            0,
-            width.saturating_sub(2),
-            area.height.saturating_sub(1 + taken),
-        );
+        let height = area.height.saturating_sub(1 + taken);
+        let hint = keymap::hint_text(When::Switcher);
+        let wide = Rect::new(0, 0, u16::MAX, height);
+        let needed = picker_lines(
+            &sw.picker,
+            wide,
+            state.now,
+            t,
+            "pods",
+            &current,
+            hint.clone(),
+        )
+        .iter()
+        .chain(&lines)
+        .map(Line::width)
+        .max()
+        .unwrap_or(0)
+        .max(super::width::cells(&title) + 2);
+        let needed = u16::try_from(needed).unwrap_or(u16::MAX).saturating_add(2);
+        let width = box_width(area.width, needed);
+        let inner = Rect::new(0, 0, width.saturating_sub(2), height);
         lines.extend(picker_lines(
-            &sw.picker, inner, state.now, t, "pods", &current,
+            &sw.picker, inner, state.now, t, "pods", &current, hint,
         ));
-        crate::ui::forwards::popup(frame, area, &title, lines, t);
+        popup(frame, area, width, &title, lines, t);
     }
+}
+
+/// Columns left free on each side of a picker box widened past
+/// [`crate::ui::forwards::MAX_WIDTH`], so the pod view still shows around it.
+pub const MARGIN: u16 = 2;
+
+/// The width of the picker's box over the pod, in a terminal `screen` columns wide, for rows
+/// (and title and hint, borders included) `needed` columns wide: up to
+/// [`crate::ui::forwards::MAX_WIDTH`] as other boxes, wider only when the rows need it, never
+/// past the screen less [`MARGIN`] on each side (nor narrower than the usual box).
+#[must_use]
+pub fn box_width(screen: u16, needed: u16) -> u16 {
+    let usual = screen.min(crate::ui::forwards::MAX_WIDTH);
+    needed.min(screen.saturating_sub(2 * MARGIN)).max(usual)
+}
+
+/// The standalone picker's key hint: Enter attaches to the chosen pod (there is no pod to
+/// switch from), the rest as over a pod.
+fn standalone_hint() -> String {
+    let enter = keymap::KEYMAP
+        .iter()
+        .find(|b| b.when == When::Switcher && b.action == keymap::Action::SwitchToSelected)
+        .map_or("switch to it", |b| b.description);
+    keymap::hint_text(When::Switcher).replace(&format!("Enter {enter}"), "Enter attach")
+}
+
+/// Draws `lines` in a bordered, cleared box `width` columns wide centred in `area`.
+fn popup(frame: &mut Frame, area: Rect, width: u16, title: &str, lines: Vec<Line<'_>>, t: &Theme) {
+    let width = width.min(area.width);
+    let height = area.height.min(
+        u16::try_from(lines.len())
+            .unwrap_or(u16::MAX)
+            .saturating_add(2),
+    );
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .title(Span::styled(title.to_owned(), t.title));
+    frame.render_widget(Clear, rect);
+    frame.render_widget(Paragraph::new(lines).block(block), rect);
 }
 
 /// The title: what is listed and how many (` pods in shop (5000) `, with a filter
@@ -85,8 +147,8 @@ fn error_line(sw: &Switcher, t: &Theme) -> Vec<Line<'static>> {
 
 /// The lines of `picker` for a box whose inside is `inner` (its width and height) at `now`:
 /// the filter, the headers of the picker's columns, the page of shown rows in view (scrolled
-/// to keep the highlight visible; `▶` the highlighted, `*` the `is_current` one), the keymap's
-/// hint. `what` names the rows (`pods`) in the loading and empty texts.
+/// to keep the highlight visible; `▶` the highlighted, `*` the `is_current` one), the key
+/// `hint` (the keymap's). `what` names the rows (`pods`) in the loading and empty texts.
 pub fn picker_lines<R: PickerRow>(
     picker: &Picker<R>,
     inner: Rect,
@@ -94,6 +156,7 @@ pub fn picker_lines<R: PickerRow>(
     t: &Theme,
     what: &str,
     is_current: &dyn Fn(&R) -> bool,
+    hint: String,
 ) -> Vec<Line<'static>> {
     let shown = picker.shown();
     let mut lines = Vec::new();
@@ -146,7 +209,7 @@ pub fn picker_lines<R: PickerRow>(
             .iter()
             .zip(&widths)
             .map(|(c, w)| {
-                let c = super::width::ellipsis(c, *w);
+                let c = super::width::ellipsis(shortened(c, *w), *w);
                 let pad = w.saturating_sub(super::width::cells(&c));
                 format!("{c}{}", " ".repeat(pad))
             })
@@ -180,18 +243,29 @@ pub fn picker_lines<R: PickerRow>(
             Span::styled(align(text), if selected { t.key } else { Style::new() }),
         ]));
     }
-    lines.push(Line::from(Span::styled(
-        keymap::hint_text(When::Switcher),
-        t.dim,
-    )));
+    lines.push(Line::from(Span::styled(hint, t.dim)));
     lines
+}
+
+/// `cell` for a column `width` cells wide: whole when it fits, else without a parenthesised
+/// tail when what is before it fits (RESTARTS' `5 (70s ago)` becomes `5`), else whole (cut by
+/// the caller).
+fn shortened(cell: &str, width: usize) -> &str {
+    if super::width::cells(cell) <= width {
+        return cell;
+    }
+    match cell.split_once(" (") {
+        Some((head, _)) if super::width::cells(head) <= width => head,
+        _ => cell,
+    }
 }
 
 /// Each column as wide as its widest cell (header included), and the gap between columns:
 /// three spaces as kubectl prints them, two when the row (after the three-cell marker) is wider
-/// than `width`. When it is still too wide, columns are narrowed (their cells end in `…`), never
-/// below their header or 6 cells: those of `first` (indices among the shown columns) in that
-/// order, each as far as needed, then the widest of the others, the `keep` column last.
+/// than `width`. When it is still too wide, columns are narrowed (their cells lose a
+/// parenthesised tail, else end in `…`), never below their header or 6 cells: those of `first`
+/// (indices among the shown columns) in that order, each as far as needed, then the widest of
+/// the others, the `keep` column (NAME) last.
 fn widths(
     headers: &[String],
     cells: &[Vec<String>],

@@ -81,6 +81,12 @@ pub mod column {
     pub const NAMESPACE: usize = 0;
     /// NAME.
     pub const NAME: usize = 1;
+    /// STATUS.
+    pub const STATUS: usize = 3;
+    /// RESTARTS (`5 (70s ago)`).
+    pub const RESTARTS: usize = 4;
+    /// AGE.
+    pub const AGE: usize = 5;
     /// NODE.
     pub const NODE: usize = 6;
     /// `kubectl get pods`: NAME READY STATUS RESTARTS AGE.
@@ -102,9 +108,15 @@ impl PickerRow for PodChoice {
         "NODE",
     ];
     const KEEP: usize = column::NAME;
-    // The namespace, then RESTARTS' `(70s ago)`, the node, the age, then the name's end (its
-    // hash suffix), before READY or STATUS lose a cell.
-    const NARROW_FIRST: &'static [usize] = &[column::NAMESPACE, 4, column::NODE, 5, column::NAME];
+    // NAME is what the rows are read by: RESTARTS' `(70s ago)` goes first, then the namespace,
+    // the age, the node, then STATUS (cut with `…`); NAME loses a cell only after all of them.
+    const NARROW_FIRST: &'static [usize] = &[
+        column::RESTARTS,
+        column::NAMESPACE,
+        column::AGE,
+        column::NODE,
+        column::STATUS,
+    ];
 
     fn cells(&self, now: Timestamp) -> Vec<String> {
         vec![

@@ -266,8 +266,13 @@ fn apply(store: &Store, action: Action) -> Result<(), ApiError> {
         } => {
             let res = kind.map_or(Resource::Pods, resource);
             store.update_object(res, &namespace, &name, |o| {
-                if let Some(refs) = o.meta_mut().owner_references.as_mut() {
+                let meta = o.meta_mut();
+                if let Some(refs) = meta.owner_references.as_mut() {
                     refs.retain(|r| r.uid != owner_uid);
+                }
+                // The API server omits an empty list (`omitempty`): the field goes.
+                if meta.owner_references.as_ref().is_some_and(Vec::is_empty) {
+                    meta.owner_references = None;
                 }
                 Ok(())
             })?;

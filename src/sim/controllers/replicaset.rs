@@ -3,6 +3,10 @@
 //!
 //! - Owned pods are those whose controller `ownerReference` is the ReplicaSet (no adoption).
 //!   Pods that are terminal or terminating do not count, so a deleted pod is replaced at once.
+//!   An active owned pod whose labels no longer match `spec.selector` (relabelled, e.g.
+//!   `kubectl label pod … app=quarantine --overwrite`) is released, as
+//!   `pkg/controller/controller_ref_manager.go`'s `ClaimPods` does: its ownerReference to the
+//!   ReplicaSet is removed, it stops counting, and a replacement is created in the same pass.
 //! - Too few: new pods `<rs>-<5 chars>` (`generateName: <rs>-`), the template's labels and
 //!   annotations, `ownerReferences [{apps/v1 ReplicaSet, controller, blockOwnerDeletion}]`;
 //!   Event `SuccessfulCreate` `Created pod: <name>`.
@@ -16,10 +20,12 @@
 use jiff::Timestamp;
 use k8s_openapi::api::apps::v1::{ReplicaSet, ReplicaSetStatus};
 use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
 use super::events::event;
 use super::pods::{self, is_active, is_ready, sort_for_deletion};
 use super::{Action, Kind, Outcome, Snapshot, Workload, ids, owner_reference};
+use crate::sim::api::label_selector;
 
 const COMPONENT: &str = "replicaset-controller";
 
@@ -39,11 +45,29 @@ fn reconcile_one(snap: &Snapshot, rs: &ReplicaSet, now: Timestamp, out: &mut Out
     let spec = &rs.spec;
     let want = spec.replicas.unwrap_or(1).max(0) as usize;
     let min_ready = spec.min_ready_seconds.unwrap_or(0);
-    let mut active: Vec<&Pod> = snap
+    let (mut active, released): (Vec<&Pod>, Vec<&Pod>) = snap
         .pods_of(&uid)
         .into_iter()
         .filter(|p| is_active(p))
-        .collect();
+        .partition(|p| selected(&spec.selector, p));
+    // A template its own selector does not match would have every new pod released at once
+    // (the API refuses such a ReplicaSet; one made otherwise keeps its pods).
+    let template_selected = spec.template.as_ref().is_some_and(|t| {
+        let labels = t.metadata.as_ref().and_then(|m| m.labels.clone());
+        label_selector::matches(&spec.selector, &labels.unwrap_or_default())
+    });
+    if !template_selected {
+        active.extend(released.iter().copied());
+    }
+    for p in released.into_iter().filter(|_| template_selected) {
+        let (pns, pname, _) = ids(&p.metadata);
+        out.actions.push(Action::ReleaseDependent {
+            kind: None,
+            namespace: pns,
+            name: pname,
+            owner_uid: uid.clone(),
+        });
+    }
     if active.len() < want {
         let Some(template) = spec.template.as_ref() else {
             return;
@@ -96,6 +120,13 @@ fn reconcile_one(snap: &Snapshot, rs: &ReplicaSet, now: Timestamp, out: &mut Out
         out.actions
             .push(Action::Status(Box::new(Workload::ReplicaSet(new))));
     }
+}
+
+/// Whether `pod`'s labels match the ReplicaSet's `selector` (an owned pod that no longer does
+/// is released, as `ClaimPods` does).
+pub(super) fn selected(selector: &LabelSelector, pod: &Pod) -> bool {
+    let labels = pod.metadata.labels.clone().unwrap_or_default();
+    label_selector::matches(selector, &labels)
 }
 
 /// The status for the `active` pods at `now`; asks `out` to wake when a ready pod becomes

@@ -70,10 +70,8 @@ pub(crate) fn admit(node: &mut Node, mut pod: Pod, now: Timestamp) -> PodRun {
     for c in &spec.containers {
         containers.push(ContainerRun::new(c.clone(), Role::Main, waiting));
     }
-    let prefix = &node.cfg.pod_cidr_prefix;
-    let dot = if prefix.ends_with('.') { "" } else { "." };
-    let pod_ip = format!("{prefix}{dot}{}", node.next_ip);
-    node.next_ip += 1;
+    // With every address of the /16 held (65 000 pods on one node), the pod runs without one.
+    let pod_ip = node.ips.allocate().unwrap_or_default();
     let run = PodRun {
         pod,
         namespace: namespace.clone(),

@@ -25,6 +25,7 @@ mod backoff_messages;
 pub(crate) mod driver;
 mod events;
 mod images;
+mod ip;
 mod lifecycle;
 mod pod_state;
 mod probes;
@@ -54,8 +55,9 @@ pub struct KubeletConfig {
     pub node_name: String,
     /// `status.hostIP`, e.g. `192.168.10.21`.
     pub host_ip: String,
-    /// Pod IPs are this prefix plus a host number from 2 upwards, e.g. `10.244.1.` → `10.244.1.2`
-    /// (a missing trailing dot is added).
+    /// The node's pod CIDR, a /16, as the first octets of its addresses: `10.244.` or
+    /// `10.244.1.` (the first pod gets `10.244.1.2`; a missing trailing dot is added). Pods get
+    /// free addresses of `10.244.0.0/16` in order, wrapping, freed ones reused (`ip`).
     pub pod_cidr_prefix: String,
     /// The CrashLoopBackOff curve (10 s → 300 s by default; 1 s → 60 s with the reduced decay).
     pub curve: BackoffCurve,
@@ -150,7 +152,7 @@ pub(crate) struct Node {
     pub pulls: backoff::BackoffTable,
     pub events: EventBook,
     pub images: HashSet<String>,
-    pub next_ip: u32,
+    pub ips: ip::PodIps,
     pub out: Vec<Change>,
 }
 
@@ -208,6 +210,7 @@ impl Kubelet {
     /// A kubelet with no pods.
     pub fn new(cfg: KubeletConfig) -> Self {
         let curve = cfg.curve;
+        let ips = ip::PodIps::new(&cfg.pod_cidr_prefix);
         Self {
             node: Node {
                 cfg,
@@ -218,7 +221,7 @@ impl Kubelet {
                 pulls: backoff::BackoffTable::new(curve),
                 events: EventBook::default(),
                 images: HashSet::new(),
-                next_ip: 2,
+                ips,
                 out: Vec::new(),
             },
             pods: BTreeMap::new(),
@@ -237,7 +240,9 @@ impl Kubelet {
     pub fn admit(&mut self, pod: Pod, now: Timestamp) -> Vec<Change> {
         let run = lifecycle::admit(&mut self.node, pod, now);
         let key = (run.namespace.clone(), run.name.clone());
-        self.pods.insert(key.clone(), run);
+        if let Some(old) = self.pods.insert(key.clone(), run) {
+            self.node.ips.release(&old.pod_ip);
+        }
         if let Some(run) = self.pods.get_mut(&key) {
             emit_if_changed(&mut self.node, run, now);
         }
@@ -288,7 +293,9 @@ impl Kubelet {
                     namespace: task.key.0.clone(),
                     name: task.key.1.clone(),
                 });
-                self.pods.remove(&task.key);
+                if let Some(old) = self.pods.remove(&task.key) {
+                    self.node.ips.release(&old.pod_ip);
+                }
             }
         }
         std::mem::take(&mut self.node.out)

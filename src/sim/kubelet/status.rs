@@ -266,7 +266,7 @@ pub(crate) fn refresh(cfg: &KubeletConfig, run: &mut PodRun, at: Timestamp) {
         .map(container_status)
         .collect();
     let started = run.sandbox || run.terminal;
-    let ip = (run.sandbox || run.terminal).then(|| run.pod_ip.clone());
+    let ip = (started && !run.pod_ip.is_empty()).then(|| run.pod_ip.clone());
     run.pod.status = Some(PodStatus {
         phase: Some(phase.to_string()),
         conditions: Some(conditions),

@@ -161,3 +161,50 @@ fn pods_of_others_are_not_adopted() {
                 && p.metadata.owner_references.is_none())
     );
 }
+
+/// `kubectl label pod web-abc-… app=quarantine --overwrite`: the ReplicaSet releases the pod
+/// (no ownerReference left), stops counting it and creates a replacement, as `ClaimPods` does.
+#[test]
+fn a_relabelled_pod_is_released_and_replaced() {
+    let mut f = Fake::new(t0());
+    let Workload::ReplicaSet(mut set) = rs("web-abc", 2, "hello:1.0", None) else {
+        unreachable!("a ReplicaSet")
+    };
+    set.spec.selector.match_labels = Some([("app".to_owned(), "web".to_owned())].into());
+    f.add(Workload::ReplicaSet(set));
+    f.settle();
+    let before = f.pod_names("web-abc-");
+    assert_eq!(before.len(), 2);
+    let quarantined = before[0].clone();
+    let pod = f
+        .snap
+        .pods
+        .iter_mut()
+        .find(|p| p.metadata.name.as_deref() == Some(quarantined.as_str()))
+        .expect("pod");
+    pod.metadata
+        .labels
+        .get_or_insert_default()
+        .insert("app".into(), "quarantine".into());
+    f.settle();
+    let after = f.pod_names("web-abc-");
+    assert_eq!(after.len(), 3, "{after:?}");
+    for p in &f.snap.pods {
+        let owners = p.metadata.owner_references.clone().unwrap_or_default();
+        if p.metadata.name.as_deref() == Some(quarantined.as_str()) {
+            assert!(owners.is_empty(), "released: {owners:?}");
+        } else {
+            assert_eq!(owners.len(), 1);
+            assert_eq!(owners[0].name, "web-abc");
+        }
+    }
+    let st = f.snap.replica_sets[0].status.clone().expect("status");
+    assert_eq!((st.replicas, st.fully_labeled_replicas), (2, Some(2)));
+    assert_eq!(
+        f.event_texts()
+            .iter()
+            .filter(|e| e.contains("Created pod"))
+            .count(),
+        3
+    );
+}
