@@ -155,7 +155,11 @@ async fn rollout_undo_moves_to_a_healthy_pod_of_the_old_replica_set() {
         let screen = wait_for(&session, "a healthy pod of the old ReplicaSet", 60, |s| {
             shown_pod(s).is_some_and(|p| p != new_pod) && s.contains("STATUS Running")
         });
-        assert!(screen.contains("following its replacement"), "{screen}");
+        // Another ReplicaSet's pod: shown, not called a replacement.
+        assert!(
+            screen.contains(&format!("pod {new_pod} deleted; showing")),
+            "{screen}"
+        );
     });
     sim.shutdown().await;
 }

@@ -34,6 +34,9 @@ pub fn paragraph(state: &State, width: u16) -> Option<Paragraph<'static>> {
         .filter(|w| w.mode == FollowMode::Auto)?;
     let t = &state.config.theme;
     let mut lines = vec![Line::from(Span::styled(line_text(view), t.label))];
+    if let Some(text) = scaled_text(view) {
+        lines.push(Line::from(Span::styled(text, t.warn)));
+    }
     if let Some(s) = &view.summary
         && !s.changes.is_empty()
     {
@@ -51,14 +54,33 @@ pub fn paragraph(state: &State, width: u16) -> Option<Paragraph<'static>> {
     Some(Paragraph::new(lines).wrap(Wrap { trim: true }))
 }
 
-/// The workload line: the summary's (`header::workload_line`), a selector's
-/// (`header::selector_line`), or the named workload before its watch answered.
+/// The workload line: `deploy/web deleted` once its watch saw it deleted (no counts), the
+/// summary's (`header::workload_line`), a selector's (`header::selector_line`), or the named
+/// workload before its watch answered.
 fn line_text(view: &WorkloadView) -> String {
+    if view.deleted {
+        let named = view
+            .summary
+            .as_ref()
+            .map(|s| (s.kind, s.name.as_str()))
+            .or_else(|| view.named.as_ref().map(|w| (w.kind, w.name.as_str())));
+        if let Some((kind, name)) = named {
+            return format!("{}/{name} deleted", kind.short());
+        }
+    }
     match (&view.summary, &view.named) {
         (Some(s), _) => header::workload_line(s),
         (None, None) => header::selector_line(&view.selector, &view.pods),
         (None, Some(w)) => format!("{}/{}", w.kind.short(), w.name),
     }
+}
+
+/// Why a workload has no pods on purpose: `scaled to 0 replicas (spec.replicas: 0)` (not for a
+/// Job, whose `spec.completions` counts completions, nor once the workload is deleted).
+fn scaled_text(view: &WorkloadView) -> Option<String> {
+    let s = view.summary.as_ref().filter(|_| !view.deleted)?;
+    (s.replicas == Some(0) && s.jobs.is_none())
+        .then(|| "scaled to 0 replicas (spec.replicas: 0)".to_owned())
 }
 
 /// The style of a glyph of `trouble` (a pod being deleted: dim).
