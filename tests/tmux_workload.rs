@@ -2,7 +2,8 @@
 //! of hello:1.0, a rollout to a crash-looping 1.1 after 20 s): the workload line and the glyph
 //! row head the screen; `kubectl delete pod <shown>` makes podscope follow the replacement with
 //! the marker line while a `--forward` keeps answering; `kubectl rollout undo` moves it from the
-//! crash-looping new pod to a healthy pod of the old ReplicaSet.
+//! crash-looping new pod to a healthy pod of the old ReplicaSet; started before the rollout, the
+//! view moves to the new pod once it fails.
 
 mod common;
 
@@ -159,6 +160,41 @@ async fn rollout_undo_moves_to_a_healthy_pod_of_the_old_replica_set() {
         assert!(
             screen.contains(&format!("pod {new_pod} deleted; showing")),
             "{screen}"
+        );
+    });
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rollout_going_bad_moves_the_view_to_the_failing_new_pod() {
+    if missing("the workload view in tmux") || common::cluster::kubectl().is_none() {
+        return;
+    }
+    let sim = start_rollout().await;
+    let kc = sim.kubeconfig_path().display().to_string();
+    let session = format!("podscope-rollout-bad-{}", std::process::id());
+    let cmd = format!(
+        "{} --kubeconfig {kc} deploy/web",
+        env!("CARGO_BIN_EXE_podscope")
+    );
+    tokio::task::block_in_place(|| {
+        new_session(&session, 120, 40, &cmd);
+        let _guard = Session(session.clone());
+        // Started before the rollout: a healthy pod of hello:1.0.
+        let screen = wait_for(&session, "a healthy pod", 30, |s| {
+            s.contains("STATUS Running") && shown_pod(s).is_some()
+        });
+        let healthy = shown_pod(&screen).expect("a pod shown");
+        // The rollout to 1.1 starts after 20 s and its pod fails: the view moves there.
+        let screen = wait_for(&session, "the failing new pod", 90, |s| {
+            shown_pod(s).is_some_and(|p| p != healthy)
+                && s.contains(&format!("showing it instead of {healthy}"))
+        });
+        let failing = shown_pod(&screen).expect("the new pod shown");
+        let pods = kubectl(&kc, &["get", "pod", &failing]);
+        assert!(
+            pods.contains("Error") || pods.contains("CrashLoopBackOff"),
+            "{pods}"
         );
     });
     sim.shutdown().await;
