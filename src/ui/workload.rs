@@ -145,6 +145,22 @@ pub fn waiting_text(state: &State) -> Option<String> {
     Some(format!("{what}: waiting for one to appear"))
 }
 
+/// The switcher's title over a followed workload's pods (`P`, rows given): ` pods of deploy/web
+/// (4) ` (or `pods of -l app=web`) in place of the namespace; `None` for any other list.
+#[must_use]
+pub fn switcher_title(state: &State, sw: &crate::app::switcher::Switcher) -> Option<String> {
+    let view = state
+        .workload
+        .as_ref()
+        .filter(|_| sw.rows == crate::app::switcher::Rows::Given)?;
+    let what = match &view.named {
+        Some(w) => format!("{}/{}", w.kind.short(), w.name),
+        None => format!("-l {}", view.selector),
+    };
+    let scope = sw.scope();
+    Some(super::switcher::title(sw).replacen(&scope, &format!("pods of {what}"), 1))
+}
+
 /// The header note offering a deleted pod's replacement: `replaced by web-7d9f8c6b5-q8m4t —
 /// press R to follow`.
 #[must_use]
