@@ -199,3 +199,32 @@ async fn a_rollout_going_bad_moves_the_view_to_the_failing_new_pod() {
     });
     sim.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deleting_the_deployment_says_so_without_stale_counts() {
+    if missing("the workload view in tmux") || common::cluster::kubectl().is_none() {
+        return;
+    }
+    let sim = start_rollout().await;
+    let kc = sim.kubeconfig_path().display().to_string();
+    let session = format!("podscope-deploy-deleted-{}", std::process::id());
+    let cmd = format!(
+        "{} --kubeconfig {kc} deploy/web",
+        env!("CARGO_BIN_EXE_podscope")
+    );
+    tokio::task::block_in_place(|| {
+        new_session(&session, 120, 40, &cmd);
+        let _guard = Session(session.clone());
+        wait_for(&session, "the workload line", 30, |s| {
+            s.starts_with("deploy/web") && s.contains(" ready")
+        });
+        kubectl(&kc, &["delete", "deployment", "web", "--wait=false"]);
+        let screen = wait_for(&session, "the deleted workload", 30, |s| {
+            s.lines()
+                .next()
+                .is_some_and(|l| l.trim() == "deploy/web deleted")
+        });
+        assert!(!screen.contains("was deleted in namespace"), "{screen}");
+    });
+    sim.shutdown().await;
+}
