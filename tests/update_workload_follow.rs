@@ -262,6 +262,10 @@ fn a_stateful_set_pod_is_waited_for_under_its_own_name() {
         s.target.notice.as_deref(),
         Some("pod db-2 deleted; the StatefulSet re-creates it under the same name")
     );
+    assert_eq!(
+        log_texts(&s),
+        ["── pod db-2 deleted; the StatefulSet re-creates it under the same name ──"]
+    );
 }
 
 #[test]

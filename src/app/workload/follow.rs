@@ -156,8 +156,20 @@ pub fn shown_gone(state: &mut State) -> Vec<Cmd> {
             "pod {} deleted; the StatefulSet re-creates it under the same name",
             sanitize(&old)
         );
-        if state.target.notice.as_deref() != Some(text.as_str()) {
+        // Once, also as a marker in the log pane: it outlives the re-created pod's new target.
+        let marker = sanitize(&format!("── {text} ──")).into_owned();
+        if !state.target.logs.carried.iter().any(|l| l.text == marker) {
+            let at = state
+                .target
+                .pod
+                .as_ref()
+                .and_then(crate::model::PodSummary::deletion_requested_at)
+                .filter(|t| *t <= state.now)
+                .unwrap_or(state.now);
+            let line = LogLine::note("", 0, Some(at), LineKind::Marker, &marker);
+            state.target.logs.carry(line);
             crate::app::notice::post(state, text);
+            state.dirty = true;
         }
         return Vec::new();
     }
