@@ -1,7 +1,8 @@
 //! The header of a followed workload at 80×24 and 60×20: the workload line (replicas, the
 //! rollout's ReplicaSets), what changed between their templates, one glyph per pod with the
 //! shown one in brackets, above the pod's own identity; the waiting screen of a workload with
-//! no pod names its selector; a pod attached by name offers its replacement.
+//! no pod names its selector; a pod attached by name offers its replacement; `P` lists the pods
+//! under the workload's name.
 
 mod common;
 mod workload_tui_support;
@@ -104,4 +105,13 @@ fn no_pod_yet_names_the_selector_and_waits() {
         text(&backend)
     );
     insta::assert_snapshot!("workload_no_pods@80x24", backend);
+}
+
+#[test]
+fn the_pods_popup_names_the_workload() {
+    let mut s = rollout();
+    update(&mut s, common::key(crossterm::event::KeyCode::Char('P')));
+    let all = rows(&render(&s, 100, 30)).join("\n");
+    assert!(all.contains(" pods of deploy/web (3) "), "{all}");
+    assert!(!all.contains("pods in default"), "{all}");
 }

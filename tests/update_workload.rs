@@ -195,17 +195,27 @@ fn rollout_undo_moves_to_a_healthy_pod_of_the_old_replica_set() {
             ("6c8f9d4b7", 0, 0, false),
         ])))),
     );
+    // The pod watch's DELETED: the last state (with its deletionTimestamp), then the name.
+    let mut going = wpod("6c8f9d4b7", "nnnnn", 60, Health::Crash);
+    going.pod.deletion_timestamp = Some(workload_tui_support::t0());
+    assert!(
+        update(
+            &mut s,
+            from_workload(Msg::WorkloadPodApplied(Box::new(going)))
+        )
+        .is_empty()
+    );
     let cmds = update(
         &mut s,
         from_workload(Msg::WorkloadPodDeleted("web-6c8f9d4b7-nnnnn".into())),
     );
-    // The newest healthy pod of the old ReplicaSet.
+    // The newest healthy pod of the old ReplicaSet: shown, not called a replacement.
     assert_eq!(cmds, [follow("web-7d9f8c6b5-bbbbb", 3)]);
     assert_eq!(
         s.target.logs.carried.first().map(|l| l.text.as_str()),
         Some(
-            "── pod web-6c8f9d4b7-nnnnn deleted; following its replacement \
-             web-7d9f8c6b5-bbbbb (ReplicaSet web-7d9f8c6b5) ──"
+            "── pod web-6c8f9d4b7-nnnnn deleted; showing web-7d9f8c6b5-bbbbb \
+             (ReplicaSet web-7d9f8c6b5) ──"
         )
     );
 }

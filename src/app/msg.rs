@@ -32,6 +32,8 @@ pub enum Msg {
     /// One of the workload's watches failed (it retries with back-off) or was refused (RBAC:
     /// the text names what was refused; the other watches keep going).
     WorkloadWatchFailed(String),
+    /// The workload's watch saw the workload object DELETED (`kubectl delete deploy web`).
+    WorkloadDeleted,
     /// The pod watch saw the pod (initial list or ADDED/MODIFIED).
     PodApplied(Box<PodSummary>),
     /// A full (re)list finished and the pod was not in it: it does not exist (yet).

@@ -103,7 +103,8 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
         | Msg::WorkloadPodsListed(_)
         | Msg::WorkloadPodApplied(_)
         | Msg::WorkloadPodDeleted(_)
-        | Msg::WorkloadWatchFailed(_)) => super::workload::on_msg(state, m),
+        | Msg::WorkloadWatchFailed(_)
+        | Msg::WorkloadDeleted) => super::workload::on_msg(state, m),
         // After a pod switch, messages of the old pod's watch may still be queued: ignore them.
         Msg::PodApplied(pod) | Msg::PodDeleted(pod)
             if pod.namespace != state.target.namespace || pod.name != state.target.name =>

@@ -83,7 +83,7 @@ pub fn start(
             Api::<ReplicaSet>::namespaced(client.clone(), &ns),
             ns,
             name,
-            "replicasets",
+            "replicasets.apps",
             tx,
             summary::from_replica_set,
         )),
@@ -91,7 +91,7 @@ pub fn start(
             Api::<StatefulSet>::namespaced(client.clone(), &ns),
             ns,
             name,
-            "statefulsets",
+            "statefulsets.apps",
             tx,
             summary::from_stateful_set,
         )),
@@ -99,7 +99,7 @@ pub fn start(
             Api::<DaemonSet>::namespaced(client.clone(), &ns),
             ns,
             name,
-            "daemonsets",
+            "daemonsets.apps",
             tx,
             summary::from_daemon_set,
         )),
@@ -107,7 +107,7 @@ pub fn start(
             Api::<Job>::namespaced(client.clone(), &ns),
             ns,
             name,
-            "jobs",
+            "jobs.batch",
             tx,
             summary::from_job,
         )),
@@ -115,7 +115,7 @@ pub fn start(
             Api::<CronJob>::namespaced(client.clone(), &ns),
             ns,
             name,
-            "cronjobs",
+            "cronjobs.batch",
             tx,
             |cj: &CronJob| summary::from_cron_job(cj, None),
         )),
@@ -145,6 +145,17 @@ pub async fn watch_pods(api: Api<Pod>, namespace: String, selector: String, tx: 
                 Msg::WorkloadPodApplied(Box::new(WorkloadPod::from_pod(&pod)))
             }
             Ok(WatchEvent::Delete(pod)) => {
+                // The last state first when it was deleted (its `deletionTimestamp`): a pod
+                // that only stopped matching the selector arrives as DELETED without one.
+                if pod.metadata.deletion_timestamp.is_some()
+                    && !tx
+                        .send(Msg::WorkloadPodApplied(Box::new(WorkloadPod::from_pod(
+                            &pod,
+                        ))))
+                        .await
+                {
+                    return;
+                }
                 Msg::WorkloadPodDeleted(pod.metadata.name.clone().unwrap_or_default())
             }
             Err(e) => Msg::WorkloadWatchFailed(watch_error(&e, "pods", &namespace)),
@@ -173,9 +184,7 @@ async fn watch_object<K>(
             Ok(WatchEvent::InitApply(obj) | WatchEvent::Apply(obj)) => {
                 Msg::WorkloadApplied(Box::new(summarize(&obj)))
             }
-            Ok(WatchEvent::Delete(_)) => Msg::WorkloadWatchFailed(format!(
-                "{resource} \"{name}\" was deleted in namespace \"{namespace}\""
-            )),
+            Ok(WatchEvent::Delete(_)) => Msg::WorkloadDeleted,
             Ok(_) => continue,
             Err(e) => Msg::WorkloadWatchFailed(watch_error(&e, resource, &namespace)),
         };
@@ -222,11 +231,15 @@ async fn watch_deployment(
                 deployment = Some(d);
                 None
             }
-            Seen::Deployment(Ok(WatchEvent::Delete(_))) => Some(format!(
-                "deployments \"{name}\" was deleted in namespace \"{namespace}\""
-            )),
+            Seen::Deployment(Ok(WatchEvent::Delete(_))) => {
+                deployment = None;
+                if !tx.send(Msg::WorkloadDeleted).await {
+                    return;
+                }
+                continue;
+            }
             Seen::Deployment(Ok(_)) => continue,
-            Seen::Deployment(Err(e)) => Some(watch_error(&e, "deployments", &namespace)),
+            Seen::Deployment(Err(e)) => Some(watch_error(&e, "deployments.apps", &namespace)),
             Seen::ReplicaSet(Ok(WatchEvent::Init)) => {
                 listing.clear();
                 continue;
@@ -247,7 +260,7 @@ async fn watch_deployment(
                 sets.remove(&key(&rs));
                 None
             }
-            Seen::ReplicaSet(Err(e)) => Some(watch_error(&e, "replicasets", &namespace)),
+            Seen::ReplicaSet(Err(e)) => Some(watch_error(&e, "replicasets.apps", &namespace)),
         };
         let msg = match (failed, &deployment) {
             (Some(text), _) => Msg::WorkloadWatchFailed(text),

@@ -87,6 +87,10 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
                     "  waiting for pod {} in {} to appear… (kubectl get pods -n {} lists what is there)",
                     state.target.name, state.target.namespace, state.target.namespace
                 ),
+                // A workload none of whose pods exists: connected, nothing to show yet.
+                _ if state.workload.is_some() && state.target.name.is_empty() => {
+                    "  no pod to show".to_owned()
+                }
                 _ => "  connecting to the API server…".to_owned(),
             },
             t.dim,

@@ -42,6 +42,10 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     if mode.switcher {
         groups.retain(|(a, _, _)| *a != keymap::Action::Quit);
     }
+    // A workload with no pod yet: the pod's keys would do nothing, only help and quit stay.
+    if state.workload.is_some() && state.target.name.is_empty() && !mode.switcher {
+        groups.retain(|(a, _, _)| matches!(a, keymap::Action::ToggleHelp | keymap::Action::Quit));
+    }
     let width = |g: &[(keymap::Action, Vec<String>, &str)]| -> usize {
         g.iter()
             .map(|(_, k, d)| super::width::cells(&k.join("/")) + 1 + super::width::cells(d) + 2)

@@ -28,7 +28,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     };
     let t = &state.config.theme;
     let current = |p: &PodChoice| p.is(&state.target.namespace, &state.target.name);
-    let title = title(sw);
+    let title = super::workload::switcher_title(state, sw).unwrap_or_else(|| title(sw));
     let mut lines = error_line(sw, t);
     let taken = u16::try_from(lines.len()).unwrap_or(u16::MAX);
     if sw.standalone {

@@ -34,6 +34,9 @@ pub fn paragraph(state: &State, width: u16) -> Option<Paragraph<'static>> {
         .filter(|w| w.mode == FollowMode::Auto)?;
     let t = &state.config.theme;
     let mut lines = vec![Line::from(Span::styled(line_text(view), t.label))];
+    if let Some(text) = scaled_text(view) {
+        lines.push(Line::from(Span::styled(text, t.warn)));
+    }
     if let Some(s) = &view.summary
         && !s.changes.is_empty()
     {
@@ -51,14 +54,33 @@ pub fn paragraph(state: &State, width: u16) -> Option<Paragraph<'static>> {
     Some(Paragraph::new(lines).wrap(Wrap { trim: true }))
 }
 
-/// The workload line: the summary's (`header::workload_line`), a selector's
-/// (`header::selector_line`), or the named workload before its watch answered.
+/// The workload line: `deploy/web deleted` once its watch saw it deleted (no counts), the
+/// summary's (`header::workload_line`), a selector's (`header::selector_line`), or the named
+/// workload before its watch answered.
 fn line_text(view: &WorkloadView) -> String {
+    if view.deleted {
+        let named = view
+            .summary
+            .as_ref()
+            .map(|s| (s.kind, s.name.as_str()))
+            .or_else(|| view.named.as_ref().map(|w| (w.kind, w.name.as_str())));
+        if let Some((kind, name)) = named {
+            return format!("{}/{name} deleted", kind.short());
+        }
+    }
     match (&view.summary, &view.named) {
         (Some(s), _) => header::workload_line(s),
         (None, None) => header::selector_line(&view.selector, &view.pods),
         (None, Some(w)) => format!("{}/{}", w.kind.short(), w.name),
     }
+}
+
+/// Why a workload has no pods on purpose: `scaled to 0 replicas (spec.replicas: 0)` (not for a
+/// Job, whose `spec.completions` counts completions, nor once the workload is deleted).
+fn scaled_text(view: &WorkloadView) -> Option<String> {
+    let s = view.summary.as_ref().filter(|_| !view.deleted)?;
+    (s.replicas == Some(0) && s.jobs.is_none())
+        .then(|| "scaled to 0 replicas (spec.replicas: 0)".to_owned())
 }
 
 /// The style of a glyph of `trouble` (a pod being deleted: dim).
@@ -121,6 +143,22 @@ pub fn waiting_text(state: &State) -> Option<String> {
         None => format!("no pods match -l {}", view.selector),
     };
     Some(format!("{what}: waiting for one to appear"))
+}
+
+/// The switcher's title over a followed workload's pods (`P`, rows given): ` pods of deploy/web
+/// (4) ` (or `pods of -l app=web`) in place of the namespace; `None` for any other list.
+#[must_use]
+pub fn switcher_title(state: &State, sw: &crate::app::switcher::Switcher) -> Option<String> {
+    let view = state
+        .workload
+        .as_ref()
+        .filter(|_| sw.rows == crate::app::switcher::Rows::Given)?;
+    let what = match &view.named {
+        Some(w) => format!("{}/{}", w.kind.short(), w.name),
+        None => format!("-l {}", view.selector),
+    };
+    let scope = sw.scope();
+    Some(super::switcher::title(sw).replacen(&scope, &format!("pods of {what}"), 1))
 }
 
 /// The header note offering a deleted pod's replacement: `replaced by web-7d9f8c6b5-q8m4t —

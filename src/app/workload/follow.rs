@@ -18,10 +18,33 @@ use crate::model::{LineKind, LogLine};
 pub enum Why {
     /// Nothing matched at start; this is the first pod that does.
     FirstMatch,
-    /// The shown pod (named) was deleted; this is its replacement.
+    /// The shown pod (named) was deleted; this is a new pod of its ReplicaSet (or owner).
     Replaced {
         /// The deleted pod's name.
         old: String,
+    },
+    /// The shown pod was deleted; this pod is of another ReplicaSet (a rollout undo, a scale
+    /// down): not a replacement.
+    Deleted {
+        /// The deleted pod's name.
+        old: String,
+    },
+    /// The shown pod is no longer selected (relabelled, no `deletionTimestamp`).
+    Unmatched {
+        /// The pod no longer matched.
+        old: String,
+        /// The selector it no longer matches (`app=web`).
+        selector: String,
+    },
+    /// This pod is in more trouble than the shown one (`choice::trouble`), which the person
+    /// did not choose by hand.
+    MoreTrouble {
+        /// The pod shown before.
+        old: String,
+        /// What the new pod is in: its STATUS (`CrashLoopBackOff`).
+        status: String,
+        /// Its ReplicaSet is the rollout's new one.
+        new_revision: bool,
     },
     /// The person chose it (`[`, `]`, `P`).
     ByHand,
@@ -29,7 +52,8 @@ pub enum Why {
 
 /// After the workload's pods changed: when no pod was shown yet, the chosen one; when the shown
 /// pod is gone (its watch saw it deleted, or the selector no longer matches it — a rollout
-/// undo), its replacement.
+/// undo), its replacement; else, unless the person moved by hand, a pod in strictly more
+/// trouble than the shown one ([`more_trouble`]).
 pub fn settle(state: &mut State) -> Vec<Cmd> {
     let Some(view) = &state.workload else {
         return Vec::new();
@@ -45,27 +69,129 @@ pub fn settle(state: &mut State) -> Vec<Cmd> {
     if deleted || (unmatched && view.mode == FollowMode::Auto && state.target.pod.is_some()) {
         return shown_gone(state);
     }
-    Vec::new()
+    more_trouble(state)
+}
+
+/// Moves to the pod `choice::choose` picks among the live pods when its trouble level is
+/// strictly worse than the shown pod's (so two pods never take turns) and is an error (a
+/// container waiting with an error reason, or failed: `Pending` and not-ready are what every
+/// rollout passes through); never after a move by hand, never for a pod attached by name
+/// ([`FollowMode::Offer`]).
+fn more_trouble(state: &mut State) -> Vec<Cmd> {
+    let Some(view) = state.workload.as_ref() else {
+        return Vec::new();
+    };
+    let Some(shown) = view.pod(&state.target.name) else {
+        return Vec::new();
+    };
+    if view.by_hand || view.mode != FollowMode::Auto {
+        return Vec::new();
+    }
+    let live: Vec<&WorkloadPod> = view
+        .pods
+        .iter()
+        .filter(|p| p.pod.deletion_timestamp.is_none())
+        .collect();
+    let owned: Vec<WorkloadPod> = live.iter().map(|p| (*p).clone()).collect();
+    let Some(best) = choice::choose(&owned, view.summary.as_ref()).and_then(|i| owned.get(i))
+    else {
+        return Vec::new();
+    };
+    let worse = choice::trouble(&best.pod);
+    if best.pod.name == shown.pod.name
+        || worse >= choice::trouble(&shown.pod)
+        || worse > choice::Trouble::Failed
+    {
+        return Vec::new();
+    }
+    let new_revision = view
+        .summary
+        .as_ref()
+        .zip(best.hash.as_deref())
+        .and_then(|(s, h)| s.revision_for(h))
+        .is_some_and(|r| r.new);
+    let why = Why::MoreTrouble {
+        old: shown.pod.name.clone(),
+        status: best.pod.print.status.clone(),
+        new_revision,
+    };
+    let name = best.pod.name.clone();
+    to_pod(state, &name, why)
+}
+
+/// The ordinal of a StatefulSet pod's name (`db-2` → 2).
+fn ordinal(name: &str) -> Option<i32> {
+    name.rsplit_once('-')?.1.parse().ok()
 }
 
 /// The shown pod was deleted: switch to its replacement ([`FollowMode::Auto`]) or offer it
 /// ([`FollowMode::Offer`]); nothing while no live pod is left (the next sighting settles it).
+/// A StatefulSet's pod is re-created under its own name: it is waited for (the pod watch sees
+/// it re-created), with a notice, while its ordinal is below `spec.replicas`.
 pub fn shown_gone(state: &mut State) -> Vec<Cmd> {
     let old = state.target.name.clone();
-    let hash = state
-        .workload
+    let Some(view) = state.workload.as_ref() else {
+        return Vec::new();
+    };
+    let last = view.pod(&old);
+    let owner = last
+        .and_then(|p| p.pod.owner.clone())
+        .or_else(|| state.target.pod.as_ref().and_then(|p| p.owner.clone()));
+    let old_hash = last.and_then(|p| p.hash.clone());
+    let deleting = matches!(state.target.connection, Connection::Deleted { .. })
+        || last.is_some_and(|p| p.pod.deletion_timestamp.is_some())
+        || state
+            .target
+            .pod
+            .as_ref()
+            .is_some_and(|p| p.deletion_timestamp.is_some());
+    let stateful = owner.as_ref().is_some_and(|o| o.kind == "StatefulSet");
+    let kept = view
+        .summary
         .as_ref()
-        .filter(|v| v.by_hand)
-        .and_then(|v| v.pod(&old))
-        .and_then(|p| p.hash.clone());
+        .and_then(|s| s.replicas)
+        .is_none_or(|n| ordinal(&old).is_none_or(|i| i < n));
+    if deleting && stateful && kept {
+        let text = format!(
+            "pod {} deleted; the StatefulSet re-creates it under the same name",
+            sanitize(&old)
+        );
+        // Once, also as a marker in the log pane: it outlives the re-created pod's new target.
+        let marker = sanitize(&format!("── {text} ──")).into_owned();
+        if !state.target.logs.carried.iter().any(|l| l.text == marker) {
+            let at = state
+                .target
+                .pod
+                .as_ref()
+                .and_then(crate::model::PodSummary::deletion_requested_at)
+                .filter(|t| *t <= state.now)
+                .unwrap_or(state.now);
+            let line = LogLine::note("", 0, Some(at), LineKind::Marker, &marker);
+            state.target.logs.carry(line);
+            crate::app::notice::post(state, text);
+            state.dirty = true;
+        }
+        return Vec::new();
+    }
+    let selector = view.selector.clone();
+    let hash = old_hash.clone().filter(|_| view.by_hand);
     let Some(name) = pick(state, hash.as_deref()) else {
         return Vec::new();
     };
     let Some(view) = state.workload.as_mut() else {
         return Vec::new();
     };
+    let same = view.pod(&name).is_some_and(|p| {
+        p.hash == old_hash
+            && p.pod.owner.as_ref().map(|o| &o.name) == owner.as_ref().map(|o| &o.name)
+    });
+    let why = match (deleting, same) {
+        (false, _) => Why::Unmatched { old, selector },
+        (true, true) => Why::Replaced { old },
+        (true, false) => Why::Deleted { old },
+    };
     match view.mode {
-        FollowMode::Auto => to_pod(state, &name, Why::Replaced { old }),
+        FollowMode::Auto => to_pod(state, &name, why),
         FollowMode::Offer => {
             if view.offer.as_deref() != Some(name.as_str()) {
                 view.offer = Some(name);
@@ -77,9 +203,17 @@ pub fn shown_gone(state: &mut State) -> Vec<Cmd> {
 }
 
 /// The pod to show among the workload's live pods (not the shown one, none being deleted):
-/// `choice::choose` over those of the ReplicaSet `hash` when it has any, else over all.
+/// `choice::choose` over those of the ReplicaSet `hash` when it has any and is not scaled to 0
+/// (an old ReplicaSet a rollout empties), else over all.
 fn pick(state: &State, hash: Option<&str>) -> Option<String> {
     let view = state.workload.as_ref()?;
+    let scaled_away = view
+        .summary
+        .as_ref()
+        .zip(hash)
+        .and_then(|(s, h)| s.revision_for(h))
+        .is_some_and(|r| !r.new && r.replicas == 0);
+    let hash = hash.filter(|_| !scaled_away);
     let live: Vec<WorkloadPod> = view
         .pods
         .iter()
@@ -106,17 +240,36 @@ pub fn take_offer(state: &mut State) -> Vec<Cmd> {
 }
 
 /// The marker line for a move: `── pod web-7d9f8c6b5-x2k9q deleted; following its replacement
-/// web-7d9f8c6b5-q8m4t (ReplicaSet web-7d9f8c6b5) ──`; `None` for a move by hand or a first
-/// match (nothing was shown before).
+/// web-7d9f8c6b5-q8m4t (ReplicaSet web-7d9f8c6b5) ──` (a new pod of the same ReplicaSet),
+/// `── pod A deleted; showing B (ReplicaSet R) ──` (another one), `── pod A no longer matches
+/// app=web; showing B (…) ──`, `── B (ReplicaSet R, new) is in CrashLoopBackOff; showing it
+/// instead of A ──`; `None` for a move by hand or a first match (nothing was shown before).
 #[must_use]
 pub fn marker_text(why: &Why, new: &str, owner: Option<&crate::model::OwnerRef>) -> Option<String> {
-    let Why::Replaced { old } = why else {
-        return None;
-    };
     let by = owner.map_or_else(String::new, |o| format!(" ({} {})", o.kind, o.name));
-    Some(format!(
-        "── pod {old} deleted; following its replacement {new}{by} ──"
-    ))
+    match why {
+        Why::Replaced { old } => Some(format!(
+            "── pod {old} deleted; following its replacement {new}{by} ──"
+        )),
+        Why::Deleted { old } => Some(format!("── pod {old} deleted; showing {new}{by} ──")),
+        Why::Unmatched { old, selector } => Some(format!(
+            "── pod {old} no longer matches {selector}; showing {new}{by} ──"
+        )),
+        Why::MoreTrouble {
+            old,
+            status,
+            new_revision,
+        } => {
+            let by = match (owner, new_revision) {
+                (Some(o), true) => format!(" ({} {}, new)", o.kind, o.name),
+                _ => by,
+            };
+            Some(format!(
+                "── {new}{by} is in {status}; showing it instead of {old} ──"
+            ))
+        }
+        Why::FirstMatch | Why::ByHand => None,
+    }
 }
 
 /// Where the marker goes in time: before the first line the new pod can have written (its
@@ -161,7 +314,7 @@ pub fn to_pod(state: &mut State, name: &str, why: Why) -> Vec<Cmd> {
         match why {
             Why::ByHand => view.by_hand = true,
             Why::FirstMatch => view.by_hand = false,
-            Why::Replaced { .. } => {}
+            _ => {}
         }
     }
     let text = marker_text(&why, name, owner.as_ref()).map(|t| sanitize(&t).into_owned());
@@ -174,6 +327,21 @@ pub fn to_pod(state: &mut State, name: &str, why: Why) -> Vec<Cmd> {
             "pod {} deleted; following its replacement {}",
             sanitize(old),
             sanitize(name)
+        ),
+        Why::Deleted { old } => {
+            format!("pod {} deleted; showing {}", sanitize(old), sanitize(name))
+        }
+        Why::Unmatched { old, selector } => format!(
+            "pod {} no longer matches {}; showing {}",
+            sanitize(old),
+            sanitize(selector),
+            sanitize(name)
+        ),
+        Why::MoreTrouble { old, status, .. } => format!(
+            "{} is in {}; showing it instead of {}",
+            sanitize(name),
+            sanitize(status),
+            sanitize(old)
         ),
         Why::FirstMatch => format!("pod {} matches the selector", sanitize(name)),
         Why::ByHand => format!("showing pod {}", sanitize(name)),

@@ -58,6 +58,8 @@ pub struct WorkloadView {
     pub offer: Option<String>,
     /// The watches' last failures (RBAC refusals included), sanitised, oldest first.
     pub errors: Vec<String>,
+    /// The workload object was deleted (its watch saw DELETED): its counts are gone.
+    pub deleted: bool,
 }
 
 impl WorkloadView {
@@ -82,6 +84,7 @@ impl WorkloadView {
             mode,
             offer: None,
             errors: Vec::new(),
+            deleted: false,
         }
     }
 
@@ -150,6 +153,11 @@ pub fn on_msg(state: &mut State, msg: Msg) -> Vec<Cmd> {
                 summary.jobs = old.jobs;
             }
             view.summary = Some(*summary);
+            view.deleted = false;
+            Vec::new()
+        }
+        Msg::WorkloadDeleted => {
+            view.deleted = true;
             Vec::new()
         }
         Msg::WorkloadPodsListed(mut pods) => {

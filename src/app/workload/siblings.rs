@@ -16,7 +16,13 @@ pub fn step(state: &mut State, forward: bool) -> Vec<Cmd> {
     let Some(view) = &state.workload else {
         return Vec::new();
     };
-    let names: Vec<&str> = view.pods.iter().map(|p| p.pod.name.as_str()).collect();
+    // A pod being deleted is never moved to (it is going away).
+    let names: Vec<&str> = view
+        .pods
+        .iter()
+        .filter(|p| p.pod.deletion_timestamp.is_none() || p.pod.name == state.target.name)
+        .map(|p| p.pod.name.as_str())
+        .collect();
     if names.is_empty() {
         return Vec::new();
     }
