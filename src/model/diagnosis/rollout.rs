@@ -43,8 +43,8 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
             c.status, c.message
         ))
         .hint(format!(
-            "the controller stopped waiting; fix the template, or go back: kubectl rollout undo deploy/{}",
-            w.name
+            "the controller stopped waiting; fix the template, or {}",
+            go_back(w)
         ));
         if let Some(new) = w.revisions.iter().find(|r| r.new) {
             f = f.with(revision_line(new));
@@ -176,7 +176,53 @@ fn new_pods_fail(inp: &Inputs<'_>, w: &WorkloadSummary) -> Option<Finding> {
         f = f.with(format!("template change: {}", changes_text(&w.changes)));
     }
     Some(f.hint(format!(
-        "go back to the working template: kubectl rollout undo deploy/{} (or fix the change and apply it again)",
-        w.name
+        "{} (or fix the change and apply it again)",
+        go_back(w)
     )))
+}
+
+/// Whether `r` is known healthy: it has pods and all of them are ready (a crash-looping pod
+/// is not ready, so a ReplicaSet with one is not healthy). A ReplicaSet scaled to 0 is not
+/// known healthy: its pods are gone and with them what they did.
+fn healthy(r: &Revision) -> bool {
+    r.replicas > 0 && r.ready == r.replicas
+}
+
+/// Where `kubectl rollout undo` should go: the newest revision older than the new one whose
+/// ReplicaSet is healthy ([`healthy`]). `kubectl rollout undo deploy/NAME` when that is the
+/// revision just before the new one (the one a bare undo picks), `--to-revision=N` when it is
+/// older; when none is known healthy, no undo is offered (`docs/diagnosis.md` "Rollouts";
+/// source: `rollback` in `pkg/controller/deployment/rollback.go` picks the previous revision).
+fn go_back(w: &WorkloadSummary) -> String {
+    let Some(at) = w.revisions.iter().position(|r| r.new) else {
+        return no_healthy(w);
+    };
+    let older = &w.revisions[at + 1..];
+    let Some((i, target)) = older.iter().enumerate().find(|(_, r)| healthy(r)) else {
+        return no_healthy(w);
+    };
+    match target.revision {
+        _ if i == 0 => format!(
+            "go back to the working template: kubectl rollout undo deploy/{}",
+            w.name
+        ),
+        Some(n) => format!(
+            "go back to the last healthy template (ReplicaSet {}, revision {n}; the revision just \
+             before the new one is not known healthy): kubectl rollout undo deploy/{} --to-revision={n}",
+            target.name, w.name
+        ),
+        None => format!(
+            "go back to the last healthy template (ReplicaSet {}): kubectl rollout history deploy/{} \
+             names its revision for kubectl rollout undo --to-revision",
+            target.name, w.name
+        ),
+    }
+}
+
+fn no_healthy(w: &WorkloadSummary) -> String {
+    format!(
+        "fix the template and apply it again: no earlier revision of deploy/{} is known healthy, \
+         so kubectl rollout undo would not help",
+        w.name
+    )
 }
