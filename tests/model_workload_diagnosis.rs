@@ -274,3 +274,26 @@ fn no_undo_is_offered_when_no_earlier_revision_is_known_healthy() {
         "{hint}"
     );
 }
+
+#[test]
+fn a_deployment_scaled_to_zero_says_so_in_its_line_and_a_finding() {
+    let mut d = deployment(json!({}));
+    d.spec.replicas = Some(0);
+    let s = from_deployment(&d, &[]);
+    let line = podscope::model::workload::header::workload_line(&s);
+    assert_eq!(line, "deploy/web  0/0 ready  updated 0/0  scaled to 0");
+    assert_eq!(
+        podscope::model::workload::header::no_pods(&s),
+        "deployment web is scaled to 0 (spec.replicas: 0): no pods run"
+    );
+    let f = podscope::model::diagnosis::rollout::workload_findings(&s);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].rule, "workload-scaled-to-zero");
+    assert_eq!(
+        f[0].hint.as_deref(),
+        Some("to run pods again: kubectl scale deploy/web --replicas=N")
+    );
+    // Four replicas wanted: nothing to say.
+    let s = from_deployment(&deployment(json!({})), &[]);
+    assert!(podscope::model::diagnosis::rollout::workload_findings(&s).is_empty());
+}

@@ -53,6 +53,42 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// Whether `w` is a kind with `spec.replicas` (Deployment, ReplicaSet, StatefulSet) scaled to 0.
+#[must_use]
+pub fn is_scaled_to_zero(w: &WorkloadSummary) -> bool {
+    matches!(
+        w.kind,
+        WorkloadKind::Deployment | WorkloadKind::ReplicaSet | WorkloadKind::StatefulSet
+    ) && w.replicas == Some(0)
+}
+
+/// What the workload says when no pod is there to diagnose (`docs/workloads.md` "--once"):
+/// `deployment web is scaled to 0 (spec.replicas: 0): no pods run` (info, rule
+/// `workload-scaled-to-zero`, hint `kubectl scale deploy/web --replicas=N`); nothing otherwise.
+#[must_use]
+pub fn workload_findings(w: &WorkloadSummary) -> Vec<Finding> {
+    if !is_scaled_to_zero(w) {
+        return Vec::new();
+    }
+    vec![
+        Finding::new(
+            "workload-scaled-to-zero",
+            Severity::Info,
+            None,
+            format!(
+                "{} {} is scaled to 0 (spec.replicas: 0): no pods run",
+                w.kind.singular(),
+                w.name
+            ),
+        )
+        .hint(format!(
+            "to run pods again: kubectl scale {}/{} --replicas=N",
+            w.kind.short(),
+            w.name
+        )),
+    ]
+}
+
 fn revision_line(r: &Revision) -> String {
     let age = if r.new { "new" } else { "old" };
     let rev = r
