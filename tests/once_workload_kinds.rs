@@ -109,6 +109,28 @@ async fn a_failed_job_shows_a_failed_pod_and_its_condition() {
     );
     assert!(!w["pods"].as_array().expect("pods").is_empty());
     assert_eq!(doc["pod"]["phase"], "Failed");
+    // The Job's state, not a retry that will not come; the failed pod's last line quoted.
+    let findings = doc["diagnosis"].as_array().expect("diagnosis");
+    let job = findings
+        .iter()
+        .find(|f| f["rule"] == "job-failed")
+        .expect("job-failed finding");
+    assert_eq!(
+        job["headline"],
+        "Job migrate failed: BackoffLimitExceeded (backoffLimit 2, 3 pods failed); it creates no more pods"
+    );
+    assert!(
+        job["hint"].as_str().is_some_and(|h| h.starts_with(
+            "fix the template, then delete and re-create the Job: kubectl delete job migrate && kubectl apply -f"
+        )),
+        "{job}"
+    );
+    let text = serde_json::to_string(findings).unwrap_or_default();
+    assert!(!text.contains("while its backoffLimit allows"), "{text}");
+    assert!(
+        text.contains("listen tcp: lookup tcp/abc: unknown port"),
+        "{text}"
+    );
     sim.shutdown().await;
 }
 

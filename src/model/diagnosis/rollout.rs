@@ -13,6 +13,9 @@ use crate::model::workload::{Revision, TemplateChange, WorkloadKind, WorkloadSum
 
 /// Adds the rollout findings of `inp.workload` (none without it or for other kinds).
 pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
+    if let Some(f) = inp.workload.and_then(job_failed) {
+        out.push(f);
+    }
     let Some(w) = inp.workload.filter(|w| w.kind == WorkloadKind::Deployment) else {
         return;
     };
@@ -51,6 +54,86 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
         }
         out.push(f);
     }
+}
+
+/// The `Failed` condition of a Job (or a CronJob's latest Job) when its status is `True`.
+#[must_use]
+pub fn failed_job_condition(
+    w: &WorkloadSummary,
+) -> Option<&crate::model::workload::WorkloadCondition> {
+    if !matches!(w.kind, WorkloadKind::Job | WorkloadKind::CronJob) {
+        return None;
+    }
+    w.conditions
+        .iter()
+        .find(|c| c.type_ == "Failed" && c.status == "True")
+}
+
+/// The Job's name: a CronJob's latest Job, else the Job itself.
+fn job_name(w: &WorkloadSummary) -> &str {
+    match w.kind {
+        WorkloadKind::CronJob => w.job.as_deref().unwrap_or(&w.name),
+        _ => &w.name,
+    }
+}
+
+/// How to run a failed Job again: it creates no more pods, so it must be re-created (a
+/// CronJob's next schedule creates a new Job).
+#[must_use]
+pub fn failed_job_retry(w: &WorkloadSummary) -> String {
+    match w.kind {
+        WorkloadKind::CronJob => format!(
+            "fix the CronJob {}'s job template; its next schedule creates a new Job (or now: kubectl create job --from=cronjob/{} {}-retry)",
+            w.name, w.name, w.name
+        ),
+        _ => format!(
+            "fix the template, then delete and re-create the Job: kubectl delete job {} && kubectl apply -f …",
+            job_name(w)
+        ),
+    }
+}
+
+/// `Job migrate failed: BackoffLimitExceeded (backoffLimit 2, 3 pods failed); it creates no
+/// more pods`, when the pod's Job has `Failed=True` (source: the Job controller's
+/// `pkg/controller/job/job_controller.go`: a failed Job's pods are not replaced).
+fn job_failed(w: &WorkloadSummary) -> Option<Finding> {
+    let c = failed_job_condition(w)?;
+    let mut why = Vec::new();
+    if let Some(limit) = w.jobs.and_then(|j| j.backoff_limit) {
+        why.push(format!("backoffLimit {limit}"));
+    }
+    if let Some(j) = w.jobs {
+        why.push(format!(
+            "{} {} failed",
+            j.failed,
+            if j.failed == 1 { "pod" } else { "pods" }
+        ));
+    }
+    let reason = if c.reason.is_empty() {
+        "Failed"
+    } else {
+        c.reason.as_str()
+    };
+    let paren = if why.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", why.join(", "))
+    };
+    let mut f = Finding::new(
+        "job-failed",
+        Severity::Error,
+        None,
+        format!(
+            "Job {} failed: {reason}{paren}; it creates no more pods",
+            job_name(w)
+        ),
+    )
+    .with(format!(
+        "condition Failed=True reason {reason}: {:?}",
+        c.message
+    ));
+    f = f.hint(failed_job_retry(w));
+    Some(f)
 }
 
 /// Whether `w` is a kind with `spec.replicas` (Deployment, ReplicaSet, StatefulSet) scaled to 0.
