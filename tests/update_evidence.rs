@@ -321,10 +321,17 @@ fn a_container_that_ended_without_restarting_gets_its_current_tail_read_once() {
         finished_at: Some(t0() - jiff::SignedDuration::from_secs(59)),
         container_id: "containerd://migrate-0".to_owned(),
     });
+    let never = |c: &ContainerSummary| {
+        let mut p = pod("uid-1", vec![c.clone()]);
+        p.restart_policy = "Never".to_owned();
+        Msg::PodApplied(Box::new(p))
+    };
     let mut s = state();
-    let cmds = apply(&mut s, vec![c.clone()]);
-    assert_eq!(tail_reads(&cmds), vec![("migrate".to_owned(), false, 0)]);
+    // Under restartPolicy Always the same container is about to restart: nothing is read yet.
     assert_eq!(tail_reads(&apply(&mut s, vec![c.clone()])), vec![]);
+    let cmds = update(&mut s, never(&c));
+    assert_eq!(tail_reads(&cmds), vec![("migrate".to_owned(), false, 0)]);
+    assert_eq!(tail_reads(&update(&mut s, never(&c))), vec![]);
     update(
         &mut s,
         Msg::LogTailRead {

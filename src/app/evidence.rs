@@ -64,7 +64,7 @@ pub fn wanted(state: &mut State) -> Vec<Cmd> {
     };
     for c in &pod.containers {
         let Some(last) = &c.last_state else {
-            if matches!(c.state, crate::model::ContainerState::Terminated(_))
+            if crate::model::diagnosis::facts::ended_without_restart(pod, c)
                 && state.target.evidence.ended.insert(c.name.clone())
             {
                 cmds.push(Cmd::ReadLogTail {

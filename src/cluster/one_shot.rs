@@ -171,9 +171,7 @@ pub async fn read_snapshot(target: &Target) -> Result<Snapshot, ReadError> {
     let ended: Vec<_> = summary
         .containers
         .iter()
-        .filter(|c| {
-            c.last_state.is_none() && matches!(c.state, crate::model::ContainerState::Terminated(_))
-        })
+        .filter(|c| crate::model::diagnosis::facts::ended_without_restart(&summary, c))
         .collect();
     let current = futures::future::join_all(ended.iter().map(|c| {
         super::evidence::read_log_tail(&source, &summary.name, &c.name, false, c.restart_count)

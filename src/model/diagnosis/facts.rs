@@ -106,6 +106,24 @@ pub fn role(c: &ContainerSummary) -> String {
     }
 }
 
+/// Whether container `c` of `pod` terminated and will not be restarted, with no earlier
+/// instance (no `lastState`): a main or init container under `restartPolicy: Never`, or any in a
+/// pod whose phase is `Failed` or `Succeeded`. Its dead instance is the current one, so its
+/// current log (`kubectl logs` without `--previous`) is what it said last. Under
+/// `restartPolicy: Always` a terminated container is about to restart, and its current log
+/// would race the restart.
+#[must_use]
+pub fn ended_without_restart(
+    pod: &crate::model::PodSummary,
+    c: &crate::model::ContainerSummary,
+) -> bool {
+    let for_good = matches!(pod.phase.as_str(), "Failed" | "Succeeded")
+        || (pod.restart_policy == "Never" && c.kind != crate::model::ContainerKind::Sidecar);
+    for_good
+        && c.last_state.is_none()
+        && matches!(c.state, crate::model::ContainerState::Terminated(_))
+}
+
 /// The log tail of container `name`'s dead instance and what to call it: its previous
 /// instance's (`previous log`), else — for a container that terminated and never restarted (a
 /// Job's pod, `restartPolicy: Never`), whose dead instance is the current one — the current
@@ -114,11 +132,11 @@ fn dead_tail<'a>(inp: &Inputs<'a>, name: &str) -> Option<(&'a super::LogTail, &'
     if let Some(t) = inp.logs.previous.get(name) {
         return Some((t, "previous log"));
     }
-    let ended = inp.pod.containers.iter().any(|c| {
-        c.name == name
-            && c.last_state.is_none()
-            && matches!(c.state, crate::model::ContainerState::Terminated(_))
-    });
+    let ended = inp
+        .pod
+        .containers
+        .iter()
+        .any(|c| c.name == name && ended_without_restart(inp.pod, c));
     if !ended {
         return None;
     }
