@@ -190,3 +190,110 @@ fn an_old_pod_or_unhealthy_old_replica_set_is_not_blamed_on_the_rollout() {
         );
     }
 }
+
+/// The findings for a crash-looping pod of `sets`' new ReplicaSet `hash`.
+fn rollout_findings(
+    sets: &[k8s_openapi::api::apps::v1::ReplicaSet],
+    hash: &str,
+    status: serde_json::Value,
+) -> Vec<podscope::model::diagnosis::Finding> {
+    let summary = from_deployment(&deployment(status), sets);
+    let p = pod(
+        &format!("web-{hash}-a"),
+        hash,
+        20,
+        "Running",
+        crash_loop(),
+        false,
+    );
+    let (events, logs, related) = (Vec::new(), LogTails::default(), Related::new());
+    let inputs = Inputs::new(
+        &p.pod,
+        &events,
+        &logs,
+        &related,
+        &OwnerStatus::Unknown,
+        now(),
+    )
+    .with_workload(Some(&summary));
+    diagnose(&inputs)
+}
+
+#[test]
+fn the_undo_skips_a_broken_previous_revision_for_the_last_healthy_one() {
+    // Revision 4 runs 3/3 ready; 5 was broken and scaled down; 6 is new and broken too. A bare
+    // `kubectl rollout undo` would go to 5.
+    let sets = [
+        replica_set("4aaaa", 4, "1.0", "8080", 3, 3),
+        replica_set("5bbbb", 5, "1.1", "xyz", 0, 0),
+        replica_set("6cccc", 6, "1.1", "abc", 1, 0),
+    ];
+    let findings = rollout_findings(&sets, "6cccc", json!({}));
+    let f = findings
+        .iter()
+        .find(|f| f.rule == "rollout-new-pods-fail")
+        .expect("rollout finding");
+    let hint = f.hint.as_deref().unwrap_or("");
+    assert!(
+        hint.contains("kubectl rollout undo deploy/web --to-revision=4"),
+        "{hint}"
+    );
+    assert!(hint.contains("ReplicaSet web-4aaaa, revision 4"), "{hint}");
+}
+
+#[test]
+fn no_undo_is_offered_when_no_earlier_revision_is_known_healthy() {
+    // Revision 4 has pods but not all ready; 5 is new and broken: the deadline finding must not
+    // send the user back to 4.
+    let sets = [
+        replica_set("4aaaa", 4, "1.0", "8080", 3, 1),
+        replica_set("5bbbb", 5, "1.1", "abc", 1, 0),
+    ];
+    let status = json!({"conditions": [{"type": "Progressing", "status": "False",
+        "reason": "ProgressDeadlineExceeded", "message": "ReplicaSet \"web-5bbbb\" has timed out progressing."}]});
+    let findings = rollout_findings(&sets, "5bbbb", status);
+    let f = findings
+        .iter()
+        .find(|f| f.rule == "rollout-deadline-exceeded")
+        .expect("deadline finding");
+    let hint = f.hint.as_deref().unwrap_or("");
+    assert!(!hint.contains("kubectl rollout undo deploy"), "{hint}");
+    assert!(
+        hint.contains("no earlier revision of deploy/web is known healthy"),
+        "{hint}"
+    );
+    // With the previous revision healthy, the bare undo is what goes there.
+    let sets = [
+        replica_set("4aaaa", 4, "1.0", "8080", 3, 3),
+        replica_set("5bbbb", 5, "1.1", "abc", 1, 0),
+    ];
+    let findings = rollout_findings(&sets, "5bbbb", json!({}));
+    let hint = findings[0].hint.as_deref().unwrap_or("");
+    assert!(
+        hint.ends_with("kubectl rollout undo deploy/web (or fix the change and apply it again)"),
+        "{hint}"
+    );
+}
+
+#[test]
+fn a_deployment_scaled_to_zero_says_so_in_its_line_and_a_finding() {
+    let mut d = deployment(json!({}));
+    d.spec.replicas = Some(0);
+    let s = from_deployment(&d, &[]);
+    let line = podscope::model::workload::header::workload_line(&s);
+    assert_eq!(line, "deploy/web  0/0 ready  updated 0/0  scaled to 0");
+    assert_eq!(
+        podscope::model::workload::header::no_pods(&s),
+        "deployment web is scaled to 0 (spec.replicas: 0): no pods run"
+    );
+    let f = podscope::model::diagnosis::rollout::workload_findings(&s);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].rule, "workload-scaled-to-zero");
+    assert_eq!(
+        f[0].hint.as_deref(),
+        Some("to run pods again: kubectl scale deploy/web --replicas=N")
+    );
+    // Four replicas wanted: nothing to say.
+    let s = from_deployment(&deployment(json!({})), &[]);
+    assert!(podscope::model::diagnosis::rollout::workload_findings(&s).is_empty());
+}

@@ -148,6 +148,8 @@ async fn once_json_picks_the_crash_looping_pod_of_the_new_replica_set() {
     // The chosen pod is the new ReplicaSet's crash-looping one.
     assert_eq!(doc["pod"]["name"], new_rev[0]["name"]);
     assert_eq!(w["chosen"], new_rev[0]["name"]);
+    // The pods come in the choice order: the chosen one first.
+    assert_eq!(pods[0]["name"], new_rev[0]["name"], "{pods:?}");
     assert_eq!(
         doc["containers"][0]["state"]["waiting"]["reason"],
         "CrashLoopBackOff"

@@ -1,6 +1,7 @@
 //! `--once` for the other kinds through the simulator's controllers: the StatefulSet `db`
 //! (`statefulset-db`: three pods in order) and the Job `migrate` (`job-backoff`: each pod exits
-//! 1, the Job ends `Failed` with `BackoffLimitExceeded`).
+//! 1, the Job ends `Failed` with `BackoffLimitExceeded`), and a Deployment scaled to 0
+//! (`rollout-stuck`'s `web` after `kubectl scale --replicas=0`).
 
 mod common;
 
@@ -108,5 +109,75 @@ async fn a_failed_job_shows_a_failed_pod_and_its_condition() {
     );
     assert!(!w["pods"].as_array().expect("pods").is_empty());
     assert_eq!(doc["pod"]["phase"], "Failed");
+    // The Job's state, not a retry that will not come; the failed pod's last line quoted.
+    let findings = doc["diagnosis"].as_array().expect("diagnosis");
+    let job = findings
+        .iter()
+        .find(|f| f["rule"] == "job-failed")
+        .expect("job-failed finding");
+    assert_eq!(
+        job["headline"],
+        "Job migrate failed: BackoffLimitExceeded (backoffLimit 2, 3 pods failed); it creates no more pods"
+    );
+    assert!(
+        job["hint"].as_str().is_some_and(|h| h.starts_with(
+            "fix the template, then delete and re-create the Job: kubectl delete job migrate && kubectl apply -f"
+        )),
+        "{job}"
+    );
+    let text = serde_json::to_string(findings).unwrap_or_default();
+    assert!(!text.contains("while its backoffLimit allows"), "{text}");
+    assert!(
+        text.contains("listen tcp: lookup tcp/abc: unknown port"),
+        "{text}"
+    );
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deployment_scaled_to_zero_says_why_there_is_no_pod() {
+    let sim = start("rollout-stuck").await;
+    let store = sim.store();
+    let kc = sim.kubeconfig_path().to_owned();
+    let scaled = tokio::task::block_in_place(|| {
+        Command::new("kubectl")
+            .arg("--kubeconfig")
+            .arg(&kc)
+            .args(["-n", "default", "scale", "deploy/web", "--replicas=0"])
+            .env_remove("KUBECONFIG")
+            .output()
+    });
+    let Ok(scaled) = scaled else {
+        eprintln!("skipped: kubectl not found");
+        sim.shutdown().await;
+        return;
+    };
+    assert!(
+        scaled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&scaled.stderr)
+    );
+    let gone = wait_until(Duration::from_secs(120), || {
+        store.list(Resource::Pods, Some("default")).0.is_empty()
+    })
+    .await;
+    assert!(gone, "the pods did not go away");
+    let doc = once_json(&kc, "deploy/web");
+    assert_eq!(doc["workload"]["replicas"], 0);
+    let f = &doc["diagnosis"][0];
+    assert_eq!(f["rule"], "workload-scaled-to-zero");
+    assert_eq!(f["severity"], "info");
+    assert_eq!(
+        f["headline"],
+        "deployment web is scaled to 0 (spec.replicas: 0): no pods run"
+    );
+    assert_eq!(
+        f["hint"],
+        "to run pods again: kubectl scale deploy/web --replicas=N"
+    );
+    assert_eq!(
+        doc["workload"]["message"],
+        "deployment web is scaled to 0 (spec.replicas: 0): no pods run"
+    );
     sim.shutdown().await;
 }

@@ -306,3 +306,45 @@ fn a_new_dead_instance_at_the_same_restart_count_is_read_again() {
     assert_eq!(tail_reads(&cmds), vec![("app".to_owned(), true, 2)]);
     assert_eq!(tail_reads(&apply(&mut s, vec![died_again])), vec![]);
 }
+
+#[test]
+fn a_container_that_ended_without_restarting_gets_its_current_tail_read_once() {
+    // A Job's pod under restartPolicy Never: terminated, no lastState; its dead instance is
+    // the current one.
+    let mut c = container("migrate", ContainerKind::Main);
+    c.state = podscope::model::ContainerState::Terminated(Terminated {
+        reason: "Error".to_owned(),
+        exit_code: 1,
+        signal: 0,
+        message: None,
+        started_at: Some(t0() - jiff::SignedDuration::from_secs(60)),
+        finished_at: Some(t0() - jiff::SignedDuration::from_secs(59)),
+        container_id: "containerd://migrate-0".to_owned(),
+    });
+    let never = |c: &ContainerSummary| {
+        let mut p = pod("uid-1", vec![c.clone()]);
+        p.restart_policy = "Never".to_owned();
+        Msg::PodApplied(Box::new(p))
+    };
+    let mut s = state();
+    // Under restartPolicy Always the same container is about to restart: nothing is read yet.
+    assert_eq!(tail_reads(&apply(&mut s, vec![c.clone()])), vec![]);
+    let cmds = update(&mut s, never(&c));
+    assert_eq!(tail_reads(&cmds), vec![("migrate".to_owned(), false, 0)]);
+    assert_eq!(tail_reads(&update(&mut s, never(&c))), vec![]);
+    update(
+        &mut s,
+        Msg::LogTailRead {
+            container: "migrate".to_owned(),
+            previous: false,
+            tail: tail(0, &["listen: listen tcp: lookup tcp/abc: unknown port"]),
+        },
+    );
+    assert!(
+        s.target.diagnosis.iter().any(|f| f
+            .headline
+            .contains("listen tcp: lookup tcp/abc: unknown port")),
+        "{:?}",
+        s.target.diagnosis
+    );
+}

@@ -6,6 +6,9 @@
 //!   since an instance that dies leaves `restartCount` as it was (it counts the starts) and
 //!   only `lastState` tells the new dead instance from the old one. What was asked is
 //!   remembered, so nothing is re-asked while in flight.
+//! - A container that terminated without restarting (no `lastState`: a Job's pod with
+//!   `restartPolicy: Never`) gets one `Cmd::ReadLogTail{previous: false}`: its dead instance
+//!   is the current one.
 //! - Every object [`wanted_lookups`] names after a refresh gets one `Cmd::Lookup`.
 //! - A new pod (another `uid`: re-created, or switched to) starts over: its tails and the
 //!   answers about its objects are dropped.
@@ -26,6 +29,9 @@ pub struct Asked {
     /// Previous-instance tails asked, by container name: the `restartCount` and the dead
     /// instance (`lastState.terminated.containerID`, else its `finishedAt`) asked for.
     pub previous: BTreeMap<String, (i32, String)>,
+    /// Current-instance tails asked, by container name, of containers that terminated without
+    /// restarting (a Job's pod): their dead instance is the current one.
+    pub ended: BTreeSet<String>,
     /// Objects asked about (answered or in flight).
     pub lookups: BTreeSet<ObjectRef>,
 }
@@ -58,6 +64,15 @@ pub fn wanted(state: &mut State) -> Vec<Cmd> {
     };
     for c in &pod.containers {
         let Some(last) = &c.last_state else {
+            if crate::model::diagnosis::facts::ended_without_restart(pod, c)
+                && state.target.evidence.ended.insert(c.name.clone())
+            {
+                cmds.push(Cmd::ReadLogTail {
+                    container: c.name.clone(),
+                    previous: false,
+                    restart_count: c.restart_count,
+                });
+            }
             continue;
         };
         let instance = if last.container_id.is_empty() {

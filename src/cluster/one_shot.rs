@@ -166,7 +166,17 @@ pub async fn read_snapshot(target: &Target) -> Result<Snapshot, ReadError> {
     let tails = futures::future::join_all(restarted.iter().map(|c| {
         super::evidence::read_log_tail(&source, &summary.name, &c.name, true, c.restart_count)
     }));
-    let (events, owner, tails) = futures::join!(api.list(&lp), owner, tails);
+    // A container that terminated without restarting (a Job's pod): its dead instance is the
+    // current one, so its current tail is what it said last (`docs/diagnosis.md`).
+    let ended: Vec<_> = summary
+        .containers
+        .iter()
+        .filter(|c| crate::model::diagnosis::facts::ended_without_restart(&summary, c))
+        .collect();
+    let current = futures::future::join_all(ended.iter().map(|c| {
+        super::evidence::read_log_tail(&source, &summary.name, &c.name, false, c.restart_count)
+    }));
+    let (events, owner, tails, current) = futures::join!(api.list(&lp), owner, tails, current);
     let events = events
         .map_err(|e| ReadError::Other(describe_error(&e, "list", "events", &target.namespace)))?;
     let mut events: Vec<EventSummary> = events.items.iter().map(EventSummary::from_event).collect();
@@ -177,7 +187,7 @@ pub async fn read_snapshot(target: &Target) -> Result<Snapshot, ReadError> {
             .map(|c| c.name.clone())
             .zip(tails)
             .collect(),
-        current: std::collections::BTreeMap::new(),
+        current: ended.iter().map(|c| c.name.clone()).zip(current).collect(),
     };
     Ok(Snapshot {
         pod: summary,

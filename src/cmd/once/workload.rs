@@ -14,7 +14,8 @@ use super::{to_json, to_text};
 use crate::cluster::one_shot::{confirm, read_snapshot};
 use crate::cluster::workload::{ResolveError, Resolved, resolve};
 use crate::cluster::{ConnectOptions, connect};
-use crate::model::workload::choice::choose;
+use crate::model::diagnosis::rollout::workload_findings;
+use crate::model::workload::choice::{choose, sort_by_trouble};
 use crate::model::workload::diff::changes_text;
 use crate::model::workload::header::{no_pods, selector_line, workload_line};
 use crate::model::workload::{TargetRef, WorkloadPod};
@@ -46,9 +47,29 @@ fn header(resolved: &Resolved) -> String {
     }
 }
 
+/// The pods in the choice order: the chosen one first, then the others most trouble first
+/// ([`sort_by_trouble`]: live before deleting, most trouble, newest, name).
+fn choice_order(resolved: &Resolved, chosen: Option<usize>) -> Vec<&WorkloadPod> {
+    let first = chosen.and_then(|i| resolved.pods.get(i));
+    let mut rest: Vec<WorkloadPod> = resolved
+        .pods
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != chosen)
+        .map(|(_, p)| p.clone())
+        .collect();
+    sort_by_trouble(&mut rest);
+    let by_name = |name: &str| resolved.pods.iter().find(|p| p.pod.name == name);
+    first
+        .into_iter()
+        .chain(rest.iter().filter_map(|p| by_name(&p.pod.name)))
+        .collect()
+}
+
 /// The `"workload"` object: `{"kind","name","namespace","selector","replicas","ready",
 /// "updated","available","conditions","changes","pods":[{"name","status","ready","restarts",
-/// "age","node","revision"}],"chosen","refused","message"}`.
+/// "age","node","revision"}],"chosen","refused","message"}`; `pods` in the choice order, the
+/// chosen pod first ([`choice_order`]).
 #[must_use]
 pub fn workload_json(
     resolved: &Resolved,
@@ -57,9 +78,8 @@ pub fn workload_json(
     now: Timestamp,
 ) -> Value {
     let s = resolved.summary.as_ref();
-    let pods: Vec<Value> = resolved
-        .pods
-        .iter()
+    let pods: Vec<Value> = choice_order(resolved, chosen)
+        .into_iter()
         .map(|p| {
             let row = p.pod.row(now);
             json!({
@@ -172,12 +192,24 @@ pub async fn print_target(
     let chosen = choose(&resolved.pods, resolved.summary.as_ref());
     let ns = conn.namespace.clone();
     let Some(pod) = chosen.and_then(|i| resolved.pods.get(i)) else {
+        // No pod to diagnose: what the workload itself says (scaled to 0).
+        let findings = resolved
+            .summary
+            .as_ref()
+            .map(workload_findings)
+            .unwrap_or_default();
         let out = match format {
             OutputFormat::Json => {
-                let doc = json!({"diagnosis": [], "pod": null, "workload": workload_json(&resolved, None, &ns, now)});
+                let doc = json!({"diagnosis": findings, "pod": null, "workload": workload_json(&resolved, None, &ns, now)});
                 serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
             }
-            OutputFormat::Text => workload_text(&resolved, None, now),
+            OutputFormat::Text => {
+                let mut text = workload_text(&resolved, None, now);
+                for hint in findings.iter().filter_map(|f| f.hint.as_ref()) {
+                    let _ = writeln!(text, "  hint: {hint}");
+                }
+                text
+            }
         };
         print!("{out}");
         return ExitCode::SUCCESS;

@@ -277,6 +277,12 @@ fn terminal_why(inp: &Inputs<'_>, c: &ContainerSummary) -> String {
 /// How to try again once a pod will not: a Job's pods come back from the Job, others must be
 /// created anew.
 fn retry_hint(inp: &Inputs<'_>) -> String {
+    if let Some(w) = inp
+        .workload
+        .filter(|w| super::rollout::failed_job_condition(w).is_some())
+    {
+        return super::rollout::failed_job_retry(w);
+    }
     match inp.pod.owner.as_ref() {
         Some(o) if o.kind == "Job" => format!(
             "the Job {} creates a new pod while its backoffLimit allows; fix its template",

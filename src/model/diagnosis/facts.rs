@@ -106,10 +106,48 @@ pub fn role(c: &ContainerSummary) -> String {
     }
 }
 
-/// The last `n` lines of container `name`'s previous log tail, if one was read.
+/// Whether container `c` of `pod` terminated and will not be restarted, with no earlier
+/// instance (no `lastState`): a main or init container under `restartPolicy: Never`, or any in a
+/// pod whose phase is `Failed` or `Succeeded`. Its dead instance is the current one, so its
+/// current log (`kubectl logs` without `--previous`) is what it said last. Under
+/// `restartPolicy: Always` a terminated container is about to restart, and its current log
+/// would race the restart.
+#[must_use]
+pub fn ended_without_restart(
+    pod: &crate::model::PodSummary,
+    c: &crate::model::ContainerSummary,
+) -> bool {
+    let for_good = matches!(pod.phase.as_str(), "Failed" | "Succeeded")
+        || (pod.restart_policy == "Never" && c.kind != crate::model::ContainerKind::Sidecar);
+    for_good
+        && c.last_state.is_none()
+        && matches!(c.state, crate::model::ContainerState::Terminated(_))
+}
+
+/// The log tail of container `name`'s dead instance and what to call it: its previous
+/// instance's (`previous log`), else — for a container that terminated and never restarted (a
+/// Job's pod, `restartPolicy: Never`), whose dead instance is the current one — the current
+/// tail (`log`).
+fn dead_tail<'a>(inp: &Inputs<'a>, name: &str) -> Option<(&'a super::LogTail, &'static str)> {
+    if let Some(t) = inp.logs.previous.get(name) {
+        return Some((t, "previous log"));
+    }
+    let ended = inp
+        .pod
+        .containers
+        .iter()
+        .any(|c| c.name == name && ended_without_restart(inp.pod, c));
+    if !ended {
+        return None;
+    }
+    inp.logs.current.get(name).map(|t| (t, "log"))
+}
+
+/// The last `n` lines of container `name`'s dead instance's log tail, if one was read: the
+/// previous instance's, or the current one of a container that ended without restarting.
 #[must_use]
 pub fn previous_tail<'a>(inp: &Inputs<'a>, name: &str, n: usize) -> Option<&'a [String]> {
-    let lines = inp.logs.previous.get(name)?.lines.as_ref().ok()?;
+    let lines = dead_tail(inp, name)?.0.lines.as_ref().ok()?;
     let non_empty = lines
         .iter()
         .rposition(|l| !l.trim().is_empty())
@@ -117,24 +155,27 @@ pub fn previous_tail<'a>(inp: &Inputs<'a>, name: &str, n: usize) -> Option<&'a [
     Some(&lines[non_empty.saturating_sub(n)..non_empty])
 }
 
-/// Evidence lines quoting the previous log's last `n` lines (`previous log, last line: "…"`).
+/// Evidence lines quoting the dead instance's log's last `n` lines (`previous log, last line:
+/// "…"`; `log, last line: "…"` for a container that ended without restarting).
 #[must_use]
 pub fn previous_log_evidence(inp: &Inputs<'_>, name: &str, n: usize) -> Vec<String> {
-    match inp.logs.previous.get(name).map(|t| &t.lines) {
-        Some(Ok(_)) => {
+    let Some((t, label)) = dead_tail(inp, name) else {
+        return Vec::new();
+    };
+    match &t.lines {
+        Ok(_) => {
             let tail = previous_tail(inp, name, n).unwrap_or(&[]);
             match tail {
-                [] => vec!["previous log: empty (the process wrote nothing)".to_owned()],
-                [one] => vec![format!("previous log, last line: \"{}\"", one.trim_end())],
+                [] => vec![format!("{label}: empty (the process wrote nothing)")],
+                [one] => vec![format!("{label}, last line: \"{}\"", one.trim_end())],
                 many => {
-                    let mut v = vec![format!("previous log, last {} lines:", many.len())];
+                    let mut v = vec![format!("{label}, last {} lines:", many.len())];
                     v.extend(many.iter().map(|l| format!("  {}", l.trim_end())));
                     v
                 }
             }
         }
-        Some(Err(why)) => vec![format!("previous log not available: {why}")],
-        None => Vec::new(),
+        Err(why) => vec![format!("{label} not available: {why}")],
     }
 }
 

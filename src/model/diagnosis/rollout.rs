@@ -13,6 +13,9 @@ use crate::model::workload::{Revision, TemplateChange, WorkloadKind, WorkloadSum
 
 /// Adds the rollout findings of `inp.workload` (none without it or for other kinds).
 pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
+    if let Some(f) = inp.workload.and_then(job_failed) {
+        out.push(f);
+    }
     let Some(w) = inp.workload.filter(|w| w.kind == WorkloadKind::Deployment) else {
         return;
     };
@@ -43,14 +46,130 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
             c.status, c.message
         ))
         .hint(format!(
-            "the controller stopped waiting; fix the template, or go back: kubectl rollout undo deploy/{}",
-            w.name
+            "the controller stopped waiting; fix the template, or {}",
+            go_back(w)
         ));
         if let Some(new) = w.revisions.iter().find(|r| r.new) {
             f = f.with(revision_line(new));
         }
         out.push(f);
     }
+}
+
+/// The `Failed` condition of a Job (or a CronJob's latest Job) when its status is `True`.
+#[must_use]
+pub fn failed_job_condition(
+    w: &WorkloadSummary,
+) -> Option<&crate::model::workload::WorkloadCondition> {
+    if !matches!(w.kind, WorkloadKind::Job | WorkloadKind::CronJob) {
+        return None;
+    }
+    w.conditions
+        .iter()
+        .find(|c| c.type_ == "Failed" && c.status == "True")
+}
+
+/// The Job's name: a CronJob's latest Job, else the Job itself.
+fn job_name(w: &WorkloadSummary) -> &str {
+    match w.kind {
+        WorkloadKind::CronJob => w.job.as_deref().unwrap_or(&w.name),
+        _ => &w.name,
+    }
+}
+
+/// How to run a failed Job again: it creates no more pods, so it must be re-created (a
+/// CronJob's next schedule creates a new Job).
+#[must_use]
+pub fn failed_job_retry(w: &WorkloadSummary) -> String {
+    match w.kind {
+        WorkloadKind::CronJob => format!(
+            "fix the CronJob {}'s job template; its next schedule creates a new Job (or now: kubectl create job --from=cronjob/{} {}-retry)",
+            w.name, w.name, w.name
+        ),
+        _ => format!(
+            "fix the template, then delete and re-create the Job: kubectl delete job {} && kubectl apply -f …",
+            job_name(w)
+        ),
+    }
+}
+
+/// `Job migrate failed: BackoffLimitExceeded (backoffLimit 2, 3 pods failed); it creates no
+/// more pods`, when the pod's Job has `Failed=True` (source: the Job controller's
+/// `pkg/controller/job/job_controller.go`: a failed Job's pods are not replaced).
+fn job_failed(w: &WorkloadSummary) -> Option<Finding> {
+    let c = failed_job_condition(w)?;
+    let mut why = Vec::new();
+    if let Some(limit) = w.jobs.and_then(|j| j.backoff_limit) {
+        why.push(format!("backoffLimit {limit}"));
+    }
+    if let Some(j) = w.jobs {
+        why.push(format!(
+            "{} {} failed",
+            j.failed,
+            if j.failed == 1 { "pod" } else { "pods" }
+        ));
+    }
+    let reason = if c.reason.is_empty() {
+        "Failed"
+    } else {
+        c.reason.as_str()
+    };
+    let paren = if why.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", why.join(", "))
+    };
+    let mut f = Finding::new(
+        "job-failed",
+        Severity::Error,
+        None,
+        format!(
+            "Job {} failed: {reason}{paren}; it creates no more pods",
+            job_name(w)
+        ),
+    )
+    .with(format!(
+        "condition Failed=True reason {reason}: {:?}",
+        c.message
+    ));
+    f = f.hint(failed_job_retry(w));
+    Some(f)
+}
+
+/// Whether `w` is a kind with `spec.replicas` (Deployment, ReplicaSet, StatefulSet) scaled to 0.
+#[must_use]
+pub fn is_scaled_to_zero(w: &WorkloadSummary) -> bool {
+    matches!(
+        w.kind,
+        WorkloadKind::Deployment | WorkloadKind::ReplicaSet | WorkloadKind::StatefulSet
+    ) && w.replicas == Some(0)
+}
+
+/// What the workload says when no pod is there to diagnose (`docs/workloads.md` "--once"):
+/// `deployment web is scaled to 0 (spec.replicas: 0): no pods run` (info, rule
+/// `workload-scaled-to-zero`, hint `kubectl scale deploy/web --replicas=N`); nothing otherwise.
+#[must_use]
+pub fn workload_findings(w: &WorkloadSummary) -> Vec<Finding> {
+    if !is_scaled_to_zero(w) {
+        return Vec::new();
+    }
+    vec![
+        Finding::new(
+            "workload-scaled-to-zero",
+            Severity::Info,
+            None,
+            format!(
+                "{} {} is scaled to 0 (spec.replicas: 0): no pods run",
+                w.kind.singular(),
+                w.name
+            ),
+        )
+        .hint(format!(
+            "to run pods again: kubectl scale {}/{} --replicas=N",
+            w.kind.short(),
+            w.name
+        )),
+    ]
 }
 
 fn revision_line(r: &Revision) -> String {
@@ -176,7 +295,53 @@ fn new_pods_fail(inp: &Inputs<'_>, w: &WorkloadSummary) -> Option<Finding> {
         f = f.with(format!("template change: {}", changes_text(&w.changes)));
     }
     Some(f.hint(format!(
-        "go back to the working template: kubectl rollout undo deploy/{} (or fix the change and apply it again)",
-        w.name
+        "{} (or fix the change and apply it again)",
+        go_back(w)
     )))
+}
+
+/// Whether `r` is known healthy: it has pods and all of them are ready (a crash-looping pod
+/// is not ready, so a ReplicaSet with one is not healthy). A ReplicaSet scaled to 0 is not
+/// known healthy: its pods are gone and with them what they did.
+fn healthy(r: &Revision) -> bool {
+    r.replicas > 0 && r.ready == r.replicas
+}
+
+/// Where `kubectl rollout undo` should go: the newest revision older than the new one whose
+/// ReplicaSet is healthy ([`healthy`]). `kubectl rollout undo deploy/NAME` when that is the
+/// revision just before the new one (the one a bare undo picks), `--to-revision=N` when it is
+/// older; when none is known healthy, no undo is offered (`docs/diagnosis.md` "Rollouts";
+/// source: `rollback` in `pkg/controller/deployment/rollback.go` picks the previous revision).
+fn go_back(w: &WorkloadSummary) -> String {
+    let Some(at) = w.revisions.iter().position(|r| r.new) else {
+        return no_healthy(w);
+    };
+    let older = &w.revisions[at + 1..];
+    let Some((i, target)) = older.iter().enumerate().find(|(_, r)| healthy(r)) else {
+        return no_healthy(w);
+    };
+    match target.revision {
+        _ if i == 0 => format!(
+            "go back to the working template: kubectl rollout undo deploy/{}",
+            w.name
+        ),
+        Some(n) => format!(
+            "go back to the last healthy template (ReplicaSet {}, revision {n}; the revision just \
+             before the new one is not known healthy): kubectl rollout undo deploy/{} --to-revision={n}",
+            target.name, w.name
+        ),
+        None => format!(
+            "go back to the last healthy template (ReplicaSet {}): kubectl rollout history deploy/{} \
+             names its revision for kubectl rollout undo --to-revision",
+            target.name, w.name
+        ),
+    }
+}
+
+fn no_healthy(w: &WorkloadSummary) -> String {
+    format!(
+        "fix the template and apply it again: no earlier revision of deploy/{} is known healthy, \
+         so kubectl rollout undo would not help",
+        w.name
+    )
 }

@@ -58,6 +58,9 @@ pub fn workload_line(s: &WorkloadSummary) -> String {
             if s.kind != WorkloadKind::ReplicaSet {
                 parts.push(format!("updated {}/{want}", s.updated));
             }
+            if crate::model::diagnosis::rollout::is_scaled_to_zero(s) {
+                parts.push("scaled to 0".to_owned());
+            }
         }
     }
     let live: Vec<_> = s
@@ -102,9 +105,17 @@ pub fn selector_line(selector: &str, pods: &[WorkloadPod]) -> String {
     line
 }
 
-/// What a workload with no pods says: `deployment web selects app=web; no pods match`.
+/// What a workload with no pods says: `deployment web selects app=web; no pods match`, or for
+/// one scaled to 0 `deployment web is scaled to 0 (spec.replicas: 0): no pods run`.
 #[must_use]
 pub fn no_pods(s: &WorkloadSummary) -> String {
+    if crate::model::diagnosis::rollout::is_scaled_to_zero(s) {
+        return format!(
+            "{} {} is scaled to 0 (spec.replicas: 0): no pods run",
+            s.kind.singular(),
+            s.name
+        );
+    }
     if s.selector.is_empty() {
         return format!("{} {} has no pods", s.kind.singular(), s.name);
     }

@@ -145,6 +145,8 @@ pub struct JobCounts {
     pub succeeded: i32,
     /// Pods that failed.
     pub failed: i32,
+    /// `spec.backoffLimit` (absent: 6, the API's default); `None` when the spec was not read.
+    pub backoff_limit: Option<i32>,
 }
 
 /// A pod of a workload, with what the choice rule and the switcher need beyond the pod.

@@ -282,6 +282,7 @@ pub fn from_job(job: &Job) -> WorkloadSummary {
         active: st.and_then(|st| st.active).unwrap_or(0),
         succeeded: st.and_then(|st| st.succeeded).unwrap_or(0),
         failed: st.and_then(|st| st.failed).unwrap_or(0),
+        backoff_limit: spec.map(|sp| sp.backoff_limit.unwrap_or(6)),
     });
     if let Some(st) = st {
         s.conditions = conditions(st.conditions.iter().flatten().map(|c| {
