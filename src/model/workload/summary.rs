@@ -50,6 +50,39 @@ fn base(
 }
 
 /// Conditions from any kind's `(type, status, reason, message)`, sanitised.
+/// A condition field as an optional string: the kinds' condition types spell `type` and
+/// `status` as `String` or `Option<String>`.
+trait Field {
+    fn field(&self) -> Option<&String>;
+}
+
+impl Field for String {
+    fn field(&self) -> Option<&String> {
+        Some(self)
+    }
+}
+
+impl Field for Option<String> {
+    fn field(&self) -> Option<&String> {
+        self.as_ref()
+    }
+}
+
+/// `status.conditions` of any kind (each has its own condition type with the same `type`,
+/// `status`, `reason` and `message` fields) as [`WorkloadCondition`]s.
+macro_rules! conditions_of {
+    ($list:expr) => {
+        conditions($list.iter().flatten().map(|c| {
+            [
+                c.type_.field(),
+                c.status.field(),
+                c.reason.field(),
+                c.message.field(),
+            ]
+        }))
+    };
+}
+
 fn conditions<'a>(
     items: impl IntoIterator<Item = [Option<&'a String>; 4]>,
 ) -> Vec<WorkloadCondition> {
@@ -114,14 +147,7 @@ pub fn from_deployment(d: &Deployment, replica_sets: &[ReplicaSet]) -> WorkloadS
         s.ready = st.ready_replicas.unwrap_or(0);
         s.updated = st.updated_replicas.unwrap_or(0);
         s.available = st.available_replicas.unwrap_or(0);
-        s.conditions = conditions(st.conditions.iter().flatten().map(|c| {
-            [
-                c.type_.as_ref(),
-                c.status.as_ref(),
-                c.reason.as_ref(),
-                c.message.as_ref(),
-            ]
-        }));
+        s.conditions = conditions_of!(st.conditions);
     }
     let uid = d.metadata.uid.as_deref().unwrap_or("");
     let mut owned: Vec<&ReplicaSet> = replica_sets
@@ -202,14 +228,7 @@ pub fn from_replica_set(rs: &ReplicaSet) -> WorkloadSummary {
         s.ready = st.ready_replicas.unwrap_or(0);
         s.updated = st.replicas;
         s.available = st.available_replicas.unwrap_or(0);
-        s.conditions = conditions(st.conditions.iter().flatten().map(|c| {
-            [
-                c.type_.as_ref(),
-                c.status.as_ref(),
-                c.reason.as_ref(),
-                c.message.as_ref(),
-            ]
-        }));
+        s.conditions = conditions_of!(st.conditions);
     }
     s
 }
@@ -228,14 +247,7 @@ pub fn from_stateful_set(sts: &StatefulSet) -> WorkloadSummary {
         s.ready = st.ready_replicas.unwrap_or(0);
         s.updated = st.updated_replicas.unwrap_or(0);
         s.available = st.available_replicas.unwrap_or(0);
-        s.conditions = conditions(st.conditions.iter().flatten().map(|c| {
-            [
-                c.type_.as_ref(),
-                c.status.as_ref(),
-                c.reason.as_ref(),
-                c.message.as_ref(),
-            ]
-        }));
+        s.conditions = conditions_of!(st.conditions);
     }
     s
 }
@@ -252,14 +264,7 @@ pub fn from_daemon_set(ds: &DaemonSet) -> WorkloadSummary {
         s.ready = st.number_ready;
         s.updated = st.updated_number_scheduled.unwrap_or(0);
         s.available = st.number_available.unwrap_or(0);
-        s.conditions = conditions(st.conditions.iter().flatten().map(|c| {
-            [
-                c.type_.as_ref(),
-                c.status.as_ref(),
-                c.reason.as_ref(),
-                c.message.as_ref(),
-            ]
-        }));
+        s.conditions = conditions_of!(st.conditions);
     }
     s
 }
@@ -285,14 +290,7 @@ pub fn from_job(job: &Job) -> WorkloadSummary {
         backoff_limit: spec.map(|sp| sp.backoff_limit.unwrap_or(6)),
     });
     if let Some(st) = st {
-        s.conditions = conditions(st.conditions.iter().flatten().map(|c| {
-            [
-                Some(&c.type_),
-                Some(&c.status),
-                c.reason.as_ref(),
-                c.message.as_ref(),
-            ]
-        }));
+        s.conditions = conditions_of!(st.conditions);
     }
     s
 }
