@@ -18,6 +18,7 @@ pub mod diagnosis;
 pub mod kubelet;
 pub mod log_pane;
 pub mod picker;
+pub mod python;
 pub mod run;
 pub mod sim;
 pub mod svg;
