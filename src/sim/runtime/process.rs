@@ -38,8 +38,10 @@ pub struct NotFound {
 impl NotFound {
     /// containerd/runc's text as the kubelet reports it (before the apiserver's prefixes), e.g.
     /// `failed to exec in container: failed to start exec "<id>": OCI runtime exec failed: exec
-    /// failed: unable to start container process: exec: "sh": executable file not found in $PATH`
-    /// (seed 000, `kubectl exec -it hello -- sh`; case 30's expected.md).
+    /// failed: unable to start container process: exec: "sh": executable file not found in
+    /// $PATH: unknown` (seed 000, `kubectl exec -it hello -- sh`; case 30's expected.md). The
+    /// trailing `: unknown` is containerd's rendering of the gRPC code runc's error maps to
+    /// (`docs/protocols.md` §3.5).
     pub fn runtime_message(&self, exec_id: &str) -> String {
         let detail = if self.executable.contains('/') {
             format!(
@@ -50,7 +52,7 @@ impl NotFound {
             "executable file not found in $PATH".to_string()
         };
         format!(
-            "failed to exec in container: failed to start exec {exec_id:?}: OCI runtime exec failed: exec failed: unable to start container process: exec: {:?}: {detail}",
+            "failed to exec in container: failed to start exec {exec_id:?}: OCI runtime exec failed: exec failed: unable to start container process: exec: {:?}: {detail}: unknown",
             self.executable
         )
     }
