@@ -101,7 +101,7 @@ async fn exit_codes_stdin_and_nginx_config() {
 async fn distroless_sh_fails_with_the_runtime_message_and_no_shell() {
     let sim = stream_support::start().await;
     let c = client(&sim).await;
-    let want = Regex::new(r#"^Internal error occurred: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in \$PATH$"#).expect("regex");
+    let want = Regex::new(r#"^Internal error occurred: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in \$PATH: unknown$"#).expect("regex");
     for (ns, pod, container) in [
         ("default", "hello", "hello"),
         ("observability", "alert-router-0", "alert-router"),
@@ -206,7 +206,7 @@ async fn podscope_exec_and_kubectl_exit_code_3() {
     let (code, _, kerr) = kubectl
         .run(&sim, &["exec", "hello", "--", "sh"], None)
         .await;
-    let seed = Regex::new(r#"^error: Internal error occurred: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in \$PATH\n$"#).expect("regex");
+    let seed = Regex::new(r#"^error: Internal error occurred: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in \$PATH: unknown\n$"#).expect("regex");
     assert_eq!(code, 1);
     assert!(seed.is_match(&kerr), "{kerr}");
     let (code, out, err) = kubectl

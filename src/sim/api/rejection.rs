@@ -33,9 +33,15 @@ fn reason(code: StatusCode) -> &'static str {
     }
 }
 
+/// Response extension marking an error body that must reach the client as written: the
+/// kubelet's plain-text refusals that kube-apiserver's upgrade-aware proxy passes through
+/// (`docs/protocols.md` §3.5).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Verbatim;
+
 /// Middleware: an error response (4xx/5xx) without a JSON body becomes a Status with the same
 /// code, a reason for it and the rejection text as message. Successful and JSON answers pass
-/// through untouched (streams are never buffered).
+/// through untouched (streams are never buffered), and so do responses marked [`Verbatim`].
 pub async fn statusify(req: Request, next: Next) -> Response {
     let resp = next.run(req).await;
     let code = resp.status();
@@ -44,7 +50,10 @@ pub async fn statusify(req: Request, next: Next) -> Response {
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
-    if !(code.is_client_error() || code.is_server_error()) || is_json {
+    if !(code.is_client_error() || code.is_server_error())
+        || is_json
+        || resp.extensions().get::<Verbatim>().is_some()
+    {
         return resp;
     }
     let text = match axum::body::to_bytes(resp.into_body(), MAX_REJECTION_TEXT).await {

@@ -2,7 +2,9 @@
 //! every container, as the seed shows), `env`/`printenv`, `cat [FILE…]`, `ls [DIR…]`, `ps`
 //! (busybox/alpine only), `sleep N`, `echo`, `true`, `false`, `pwd`, `id`, `whoami`,
 //! `uname [-a]`, `stty` (without a terminal; with one the shell or [`super::process::start`]
-//! runs it), `nginx -T`/`-v` (nginx images), `sh`, and `bash` on Debian-based images. A
+//! runs it), `test -d|-f|-e PATH`, `tar c` ([`super::tar`]; `tar x` reads stdin and is started
+//! by [`super::process::start`]), `nginx -T`/`-v` (nginx images), `sh`, and on Debian-based
+//! images `bash` and `tput` (ncurses-bin is essential there; busybox has no `tput`). A
 //! distroless image ([`Userland::None`]) has none of them.
 
 use jiff::SignedDuration;
@@ -17,7 +19,7 @@ pub(crate) fn has_binary(view: &ContainerView, name: &str) -> bool {
     let base = name.rsplit('/').next().unwrap_or(name);
     let common = [
         "hostname", "env", "printenv", "cat", "ls", "sleep", "echo", "true", "false", "pwd", "id",
-        "whoami", "uname", "sh", "stty",
+        "whoami", "uname", "sh", "stty", "tar", "test",
     ];
     match view.userland {
         Userland::None => false,
@@ -25,6 +27,7 @@ pub(crate) fn has_binary(view: &ContainerView, name: &str) -> bool {
         Userland::Debian => {
             common.contains(&base)
                 || base == "bash"
+                || base == "tput"
                 || (base == "nginx" && SimImage::of(&view.image).app == App::Nginx)
         }
     }
@@ -116,8 +119,8 @@ pub(crate) fn run_binary(view: &ContainerView, argv: &[String], actions: &mut Ve
         "cat" => {
             let mut code = 0;
             for f in args {
-                match view.files.get(f.as_str()) {
-                    Some(text) => out(actions, text.clone()),
+                match view.read(f) {
+                    Some(bytes) => actions.push(Action::Stdout(bytes)),
                     None if view.is_dir(f) => {
                         err(actions, "cat: read error: Is a directory\n");
                         code = 1;
@@ -150,6 +153,22 @@ pub(crate) fn run_binary(view: &ContainerView, argv: &[String], actions: &mut Ve
             0
         }
         "nginx" => nginx(view, args, actions),
+        "tar" => super::tar::create(view, args, actions),
+        "test" => {
+            let ok = match args {
+                [flag, path] if flag == "-d" => view.is_dir(path),
+                [flag, path] if flag == "-f" => view.read(path).is_some(),
+                [flag, path] if flag == "-e" => view.is_dir(path) || view.read(path).is_some(),
+                [word] => !word.is_empty(),
+                _ => false,
+            };
+            i32::from(!ok)
+        }
+        "tput" => {
+            let (acts, code) = super::stty::tput(args, None, view);
+            actions.extend(acts);
+            code
+        }
         "stty" => {
             // Reached only without a terminal (the shell runs stty itself when it has one).
             let (acts, code) = stty(args, None, view.userland);
@@ -175,7 +194,7 @@ fn ls(view: &ContainerView, args: &[String], busybox: bool, actions: &mut Vec<Ac
     let dirs = if dirs.is_empty() { vec!["/"] } else { dirs };
     let mut code = 0;
     for d in &dirs {
-        if view.files.contains_key(*d) {
+        if view.read(d).is_some() {
             out(actions, format!("{d}\n"));
         } else if view.is_dir(d) {
             if dirs.len() > 1 {

@@ -4,8 +4,8 @@
 //! Understood: commands separated by newlines, `;`, `&&`, `||`; quotes, `$` expansion (`$0` is
 //! the shell as invoked), `#` comments and redirections as [`super::shell_syntax`] parses them;
 //! `|` pipelines ([`super::pipe`]); heredoc bodies (skipped). Builtins: `exit [N]`, `cd`, `export`, `:`; other
-//! words run through [`super::process`], except `stty`, which reads the session's terminal size
-//! ([`Shell::resize`], [`super::stty`]). Unknown commands print the flavour's "not found" text
+//! words run through [`super::process`], except `stty` and `tput`, which read the session's
+//! terminal size ([`Shell::resize`], [`super::stty`]). Unknown commands print the flavour's "not found" text
 //! and set status 127. With a tty the shell prints its prompt and echoes input (the pty's echo),
 //! turning `\r` into a newline; Ctrl-C drops the line, Ctrl-D on an empty line exits.
 
@@ -14,7 +14,7 @@ use super::process::Action;
 use super::shell_syntax::{
     Redirect, Sep, Vars, heredoc_delimiter, split_commands, split_pipe, words,
 };
-use super::stty::{WinSize, stty};
+use super::stty::{WinSize, stty, tput};
 use super::userland::ContainerView;
 
 /// Which shell, for prompts and error wording.
@@ -38,6 +38,10 @@ pub struct Shell {
     tty: bool,
     /// The terminal's size from the last resize message (`0 0` before any, as a fresh pty).
     size: WinSize,
+    /// Reads commands from stdin (not `-c`).
+    interactive: bool,
+    /// Shell variables that are not in the environment (bash's `COLUMNS`, `LINES`).
+    shell_vars: Vec<(String, String)>,
     line: Vec<u8>,
     status: i32,
     lineno: u32,
@@ -57,6 +61,8 @@ impl Shell {
             argv0: argv0.to_owned(),
             tty,
             size: WinSize::default(),
+            interactive: false,
+            shell_vars: Vec::new(),
             line: Vec::new(),
             status: 0,
             lineno: 0,
@@ -71,9 +77,48 @@ impl Shell {
         self
     }
 
+    /// The same shell on a terminal of `size` (what the client sent before it started).
+    #[must_use]
+    pub fn sized(mut self, size: WinSize) -> Self {
+        self.resize(size);
+        self
+    }
+
+    /// The same shell reading commands from stdin (not `-c`): an interactive bash on a tty
+    /// sets `$COLUMNS` and `$LINES` (its `checkwinsize`), as shell variables `env` does not
+    /// list.
+    #[must_use]
+    pub fn interactive(mut self) -> Self {
+        self.interactive = true;
+        let size = self.size;
+        self.resize(size);
+        self
+    }
+
     /// The client resized the terminal.
     pub fn resize(&mut self, size: WinSize) {
         self.size = size;
+        self.shell_vars.clear();
+        if self.interactive && self.tty && self.flavour == Flavour::Bash {
+            self.shell_vars = vec![
+                ("COLUMNS".to_owned(), size.cols.to_string()),
+                ("LINES".to_owned(), size.rows.to_string()),
+            ];
+        }
+    }
+
+    /// Runs `stty` or `tput` on the terminal `tty`.
+    fn terminal_tool(
+        &self,
+        base: &str,
+        args: &[String],
+        tty: Option<WinSize>,
+    ) -> (Vec<Action>, i32) {
+        if base == "tput" {
+            tput(args, tty, &self.view)
+        } else {
+            stty(args, tty, self.view.userland)
+        }
     }
 
     /// The terminal stty sees: the session's when it has a tty and stdin is not a pipe.
@@ -236,10 +281,11 @@ impl Shell {
                         return (actions, Some(code & 0xff));
                     }
                     "cd" | "export" | ":" => self.status = 0,
-                    _ if first.rsplit('/').next() == Some("stty")
+                    _ if matches!(first.rsplit('/').next(), Some("stty" | "tput"))
                         && has_binary(&self.view, first) =>
                     {
-                        let (a, code) = stty(&words[1..], self.terminal(false), self.view.userland);
+                        let base = first.rsplit('/').next().unwrap_or(first);
+                        let (a, code) = self.terminal_tool(base, &words[1..], self.terminal(false));
                         acts.extend(a);
                         self.status = code;
                     }
@@ -288,9 +334,9 @@ impl Shell {
     fn run_words(&mut self, words: &[String], stdin: Option<Vec<u8>>, acts: &mut Vec<Action>) {
         let Some(first) = words.first() else { return };
         let base = first.rsplit('/').next().unwrap_or(first);
-        if base == "stty" && has_binary(&self.view, first) {
+        if matches!(base, "stty" | "tput") && has_binary(&self.view, first) {
             let tty = self.terminal(stdin.is_some());
-            let (a, code) = stty(&words[1..], tty, self.view.userland);
+            let (a, code) = self.terminal_tool(base, &words[1..], tty);
             acts.extend(a);
             self.status = code;
             return;
@@ -298,12 +344,7 @@ impl Shell {
         let is_filter = super::pipe::is_filter(base) || (base == "cat" && words.len() == 1);
         if is_filter && self.view.userland != super::userland::Userland::None {
             let file_input = match (base, words) {
-                ("grep", [_, _, file]) | ("head" | "wc", [_, _, file]) => self
-                    .view
-                    .files
-                    .get(file.as_str())
-                    .cloned()
-                    .map(String::into_bytes),
+                ("grep", [_, _, file]) | ("head" | "wc", [_, _, file]) => self.view.read(file),
                 _ => None,
             };
             let argv = if file_input.is_some() {
@@ -334,6 +375,7 @@ impl Shell {
     /// What `$` expands to in this shell.
     fn vars(&self) -> Vars<'_> {
         Vars {
+            shell: &self.shell_vars,
             env: &self.view.env,
             status: self.status,
             argv0: &self.argv0,

@@ -10,12 +10,14 @@
 //! - [`userland`]: the binaries, files, environment and processes an exec sees;
 //!   [`process`] starts an exec'd command, [`binaries`] are its simulated coreutils,
 //!   [`exec_shell`] the interactive/`-c` shell, [`pipe`] its pipelines and filters, [`stty`]
-//!   the terminal, [`shell_syntax`] the syntax both shells parse;
+//!   the terminal, [`shell_syntax`] the syntax both shells parse, [`tar`] archives for
+//!   `kubectl cp`, [`fs`] the container's writable layer they land in;
 //! - [`listeners`]: which ports of a pod answer with what; [`serve`] serves one connection.
 
 pub(crate) mod binaries;
 pub(crate) mod container_script;
 pub(crate) mod exec_shell;
+pub(crate) mod fs;
 pub(crate) mod image;
 pub(crate) mod listeners;
 pub(crate) mod pipe;
@@ -25,6 +27,7 @@ pub(crate) mod programs;
 pub(crate) mod serve;
 pub(crate) mod shell_syntax;
 pub(crate) mod stty;
+pub(crate) mod tar;
 pub(crate) mod userland;
 
 pub use process::{Action, NotFound, Process, run_to_end, start};

@@ -17,9 +17,12 @@ use regex::Regex;
 
 use super::process::Action;
 
-/// What `$` expands to: the container's environment, the last status, the shell's `$0`.
+/// What `$` expands to: the shell's own variables, the container's environment, the last
+/// status, the shell's `$0`.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Vars<'a> {
+    /// Shell variables that are not exported (`COLUMNS`, `LINES`), looked up first.
+    pub(super) shell: &'a [(String, String)],
     /// `NAME=value` pairs.
     pub(super) env: &'a [(String, String)],
     /// `$?`.
@@ -135,8 +138,9 @@ fn expand(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, vars: &Vars<'_>)
             }
         }
     }
-    vars.env
+    vars.shell
         .iter()
+        .chain(vars.env.iter())
         .find(|(k, _)| *k == name)
         .map(|(_, v)| v.clone())
         .unwrap_or_default()
@@ -295,6 +299,7 @@ mod tests {
 
     fn vars(env: &[(String, String)]) -> Vars<'_> {
         Vars {
+            shell: &[],
             env,
             status: 3,
             argv0: "/bin/sh",

@@ -7,9 +7,13 @@
 //! Without a terminal (exec without `-t`, or stdin from a pipe) it fails as stty does on a
 //! non-tty stdin: GNU coreutils `stty: 'standard input': Inappropriate ioctl for device`,
 //! busybox `stty: standard input: …` (musl's `Not a tty` on Alpine); exit 1.
+//!
+//! [`tput`] (ncurses, Debian-based images): `cols`/`lines` from the terminal when there is one,
+//! else from `$COLUMNS`/`$LINES`, else xterm's terminfo defaults 80/24; `colors` is 8. Without
+//! `$TERM` (an exec without a tty, where the runtime sets none) it fails as ncurses does.
 
 use super::process::Action;
-use super::userland::Userland;
+use super::userland::{ContainerView, Userland};
 
 /// A terminal size as the resize channel carries it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -72,6 +76,45 @@ pub fn stty(args: &[String], tty: Option<WinSize>, userland: Userland) -> (Vec<A
             }
         },
     }
+}
+
+/// Runs `tput ARGS` on a terminal of size `tty` (`None`: stdout is not a terminal) in `view`'s
+/// environment; the output actions and the exit status.
+#[must_use]
+pub fn tput(args: &[String], tty: Option<WinSize>, view: &ContainerView) -> (Vec<Action>, i32) {
+    let env = |k: &str| {
+        view.env
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+    };
+    if env("TERM").is_none_or(|t| t.is_empty()) {
+        let text = "tput: No value for $TERM and no -T specified\n";
+        return (vec![Action::Stderr(text.as_bytes().to_vec())], 2);
+    }
+    let from_env = |k: &str| env(k).and_then(|v| v.parse::<u16>().ok());
+    let value = match args.first().map(String::as_str) {
+        Some("cols") => tty
+            .map(|s| s.cols)
+            .filter(|c| *c > 0)
+            .or_else(|| from_env("COLUMNS"))
+            .unwrap_or(80),
+        Some("lines") => tty
+            .map(|s| s.rows)
+            .filter(|r| *r > 0)
+            .or_else(|| from_env("LINES"))
+            .unwrap_or(24),
+        Some("colors") => 8,
+        Some(cap) => {
+            let text = format!("tput: unknown terminfo capability '{cap}'\n");
+            return (vec![Action::Stderr(text.into_bytes())], 4);
+        }
+        None => {
+            let text = "usage: tput [-V] [-S] [-T term] capname\n";
+            return (vec![Action::Stderr(text.as_bytes().to_vec())], 2);
+        }
+    };
+    (vec![Action::Stdout(format!("{value}\n").into_bytes())], 0)
 }
 
 #[cfg(test)]

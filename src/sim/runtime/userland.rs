@@ -10,12 +10,14 @@
 //! Files: `/etc/hostname`, `/etc/hosts` (the kubelet-managed one), `/etc/resolv.conf`,
 //! `/etc/os-release` (not in busybox), `/etc/nginx/nginx.conf` for nginx images, and every file an
 //! init container writes with a `cat > FILE <<'EOF' … EOF` heredoc, seen through shared volumes
-//! (the seed's `render-config` writing `/etc/nginx/conf.d/default.conf`).
+//! (the seed's `render-config` writing `/etc/nginx/conf.d/default.conf`); over them, what
+//! processes wrote in the container instance's writable layer ([`super::fs`], `kubectl cp`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use k8s_openapi::api::core::v1::{Container, EnvVar, Pod, VolumeMount};
 
+use super::fs::Layer;
 use super::image::{App, SimImage};
 
 /// Pod annotation naming containers (comma-separated, or `*`) whose image has no shell at all,
@@ -50,8 +52,10 @@ pub struct ContainerView {
     pub userland: Userland,
     /// `env` output lines `NAME=value`, in order.
     pub env: Vec<(String, String)>,
-    /// Absolute path → content.
+    /// Absolute path → content, from the image and the pod spec.
     pub files: BTreeMap<String, String>,
+    /// What processes wrote in this container instance ([`super::fs`]); it shadows `files`.
+    pub layer: Layer,
     /// Command lines of processes already running in the container's PID namespace (PID 1 first;
     /// for an ephemeral container with `targetContainerName`, the target's processes come first).
     pub processes: Vec<String>,
@@ -270,41 +274,89 @@ impl ContainerView {
             userland,
             env,
             files,
+            layer: Layer::default(),
             processes,
         })
     }
 
-    /// Whether `path` is a directory holding at least one known file (or `/`).
+    /// The same view with `layer` as what processes wrote.
+    #[must_use]
+    pub fn with_layer(mut self, layer: Layer) -> Self {
+        self.layer = layer;
+        self
+    }
+
+    /// The content of the regular file at `path` (the layer first, then the image's files).
+    pub fn read(&self, path: &str) -> Option<Vec<u8>> {
+        let path = super::fs::normalize(path);
+        self.layer
+            .files
+            .get(&path)
+            .cloned()
+            .or_else(|| self.files.get(&path).map(|t| t.clone().into_bytes()))
+    }
+
+    /// Every regular file, the layer's over the image's, in path order.
+    pub fn all_files(&self) -> BTreeMap<String, Vec<u8>> {
+        let mut all: BTreeMap<String, Vec<u8>> = self
+            .files
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone().into_bytes()))
+            .collect();
+        all.extend(self.layer.files.clone());
+        all
+    }
+
+    /// The top-level directories of the userland (what `ls /` prints).
+    fn root_dirs(&self) -> &'static [&'static str] {
+        match self.userland {
+            Userland::Busybox | Userland::Alpine => &[
+                "bin", "dev", "etc", "home", "lib", "lib64", "proc", "root", "sys", "tmp", "usr",
+                "var",
+            ],
+            _ => &[
+                "bin", "boot", "dev", "etc", "home", "lib", "lib64", "media", "mnt", "opt", "proc",
+                "root", "run", "sbin", "srv", "sys", "tmp", "usr", "var",
+            ],
+        }
+    }
+
+    /// Whether `path` is a directory: `/`, a top-level directory of the userland, one the layer
+    /// created, or one holding a known file.
     pub fn is_dir(&self, path: &str) -> bool {
-        let dir = path.trim_end_matches('/');
-        dir.is_empty() || self.files.keys().any(|f| f.starts_with(&format!("{dir}/")))
+        if self.userland == Userland::None {
+            return false;
+        }
+        let dir = super::fs::normalize(path);
+        let below = format!("{dir}/");
+        dir.is_empty()
+            || self.root_dirs().contains(&&dir[1..])
+            || self.layer.dirs.contains(&dir)
+            || self
+                .files
+                .keys()
+                .chain(self.layer.files.keys())
+                .any(|f| f.starts_with(&below))
     }
 
     /// Entries of a directory: the first path component below `path`, sorted and deduplicated.
     pub fn list_dir(&self, path: &str) -> Vec<String> {
-        let dir = path.trim_end_matches('/');
-        if dir.is_empty() {
-            let root: &[&str] = match self.userland {
-                Userland::Busybox | Userland::Alpine => &[
-                    "bin", "dev", "etc", "home", "lib", "lib64", "proc", "root", "sys", "tmp",
-                    "usr", "var",
-                ],
-                _ => &[
-                    "bin", "boot", "dev", "etc", "home", "lib", "lib64", "media", "mnt", "opt",
-                    "proc", "root", "run", "sbin", "srv", "sys", "tmp", "usr", "var",
-                ],
-            };
-            return root.iter().map(|s| (*s).to_string()).collect();
-        }
+        let dir = super::fs::normalize(path);
         let prefix = format!("{dir}/");
-        let mut out: Vec<String> = self
-            .files
-            .keys()
-            .filter_map(|f| f.strip_prefix(&prefix))
-            .filter_map(|rest| rest.split('/').next())
-            .map(str::to_string)
-            .collect();
-        out.dedup();
-        out
+        let mut out: BTreeSet<String> = BTreeSet::new();
+        if dir.is_empty() {
+            out.extend(self.root_dirs().iter().map(|s| (*s).to_string()));
+        }
+        out.extend(
+            self.files
+                .keys()
+                .chain(self.layer.files.keys())
+                .chain(self.layer.dirs.iter())
+                .filter_map(|f| f.strip_prefix(&prefix))
+                .filter_map(|rest| rest.split('/').next())
+                .filter(|name| !name.is_empty())
+                .map(str::to_string),
+        );
+        out.into_iter().collect()
     }
 }

@@ -5,12 +5,22 @@
 //! Output goes to stdout/stderr (everything on stdout with a tty, `\n` → `\r\n` like a pty;
 //! stderr dropped when the client did not ask for it). [`Store::cut_streams`] ends a running
 //! session without a Status: the transport is dropped as it is.
+//!
+//! With a tty the process starts once the client's first terminal size has arrived (at most
+//! [`FIRST_SIZE_WAIT`]; stdin that comes first ends the wait and is kept), so it starts on a
+//! terminal of that size, as a runtime sizes the exec's console before it starts the process;
+//! later sizes go to the process as they come (`docs/protocols.md` §3.5). The process reads
+//! and writes the container instance's writable layer ([`Store::container_fs`]).
 
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::{Value, json};
 
+use std::collections::VecDeque;
+use std::time::Duration;
+
 use super::Protocol;
 use crate::sim::api::store::Store;
+use crate::sim::runtime::fs::LayerKey;
 use crate::sim::runtime::process::{Action, start};
 use crate::sim::runtime::stty::WinSize;
 use crate::sim::runtime::userland::ContainerView;
@@ -118,6 +128,34 @@ pub(super) fn status_body(protocol: Protocol, ending: Ending) -> Option<Vec<u8>>
     serde_json::to_vec(&status).ok()
 }
 
+/// How long a tty session waits for the client's first terminal size before it starts the
+/// process on a `0 0` terminal (kubectl and kube-rs send the size right after the upgrade).
+pub(super) const FIRST_SIZE_WAIT: Duration = Duration::from_millis(500);
+
+/// The writable layer's key of `container` in `pod`: its current `containerID`.
+fn layer_key(pod: &Pod, container: &str) -> LayerKey {
+    let id = pod
+        .status
+        .iter()
+        .flat_map(|s| {
+            [
+                &s.init_container_statuses,
+                &s.container_statuses,
+                &s.ephemeral_container_statuses,
+            ]
+        })
+        .flat_map(|l| l.iter().flatten())
+        .find(|s| s.name == container)
+        .and_then(|s| s.container_id.clone())
+        .unwrap_or_default();
+    (
+        pod.metadata.namespace.clone().unwrap_or_default(),
+        pod.metadata.name.clone().unwrap_or_default(),
+        container.to_owned(),
+        id,
+    )
+}
+
 /// One session on `ch`: open signal, the process, the Status (see the module doc).
 pub(super) struct Session<C> {
     pub ch: C,
@@ -144,10 +182,18 @@ impl<C: Channels> Session<C> {
         self.ch.send(channel, data).await
     }
 
-    /// Runs actions; `Some(code)` when the process exited.
-    async fn perform(&mut self, actions: Vec<Action>) -> Result<Option<i32>, ()> {
+    /// Runs actions, writes into the layer of `fs`; `Some(code)` when the process exited.
+    async fn perform(
+        &mut self,
+        actions: Vec<Action>,
+        fs: &(Store, LayerKey),
+    ) -> Result<Option<i32>, ()> {
         for a in actions {
             let ok = match a {
+                Action::Write(change) => {
+                    fs.0.container_fs().apply(&fs.1, change);
+                    true
+                }
                 Action::Stdout(b) => self.output(1, &b).await,
                 Action::Stderr(b) => self.output(2, &b).await,
                 Action::Sleep(d) => {
@@ -184,7 +230,7 @@ impl<C: Channels> Session<C> {
         }
         let mut cut = store.stream_cuts();
         let mut ending = tokio::select! {
-            ending = self.drive(&pod, &container, &opts, attach) => ending,
+            ending = self.drive(&store, &pod, &container, &opts, attach) => ending,
             // `Store::cut_streams`: drop the transport (no Status, no close).
             _ = cut.changed() => return,
         };
@@ -200,7 +246,32 @@ impl<C: Channels> Session<C> {
         self.ch.finish(body).await;
     }
 
-    async fn drive(&mut self, pod: &Pod, container: &str, opts: &Opts, attach: bool) -> Ending {
+    /// Waits for the first terminal size (see the module doc); what else arrived meanwhile is
+    /// pushed to `early`. `None` when the client sent none in time, `Err` when it left.
+    async fn first_size(&mut self, early: &mut VecDeque<Input>) -> Result<Option<WinSize>, ()> {
+        let deadline = tokio::time::Instant::now() + FIRST_SIZE_WAIT;
+        loop {
+            match tokio::time::timeout_at(deadline, self.ch.recv()).await {
+                Err(_) => return Ok(None),
+                Ok(Input::Resize(size)) => return Ok(Some(size)),
+                Ok(Input::Other) => {}
+                Ok(Input::Gone) => return Err(()),
+                Ok(other) => {
+                    early.push_back(other);
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    async fn drive(
+        &mut self,
+        store: &Store,
+        pod: &Pod,
+        container: &str,
+        opts: &Opts,
+        attach: bool,
+    ) -> Ending {
         if !is_running(pod, container) {
             return Ending::Upgrade(format!(
                 "unable to upgrade connection: container not found ({container:?})"
@@ -209,14 +280,24 @@ impl<C: Channels> Session<C> {
         let Some(view) = ContainerView::new(pod, container) else {
             return Ending::Internal(format!("container not found ({container:?})"));
         };
+        let fs = (store.clone(), layer_key(pod, container));
+        let view = view.with_layer(store.container_fs().snapshot(&fs.1));
         let argv = if attach {
             super::attach::attach_argv(pod, &view)
         } else {
             Some(opts.command.clone())
         };
+        let mut early = VecDeque::new();
+        let terminal = match (opts.tty, &argv) {
+            (true, Some(_)) => match self.first_size(&mut early).await {
+                Ok(size) => Some(size.unwrap_or_default()),
+                Err(()) => return Ending::Gone,
+            },
+            _ => None,
+        };
         let (mut process, argv) = match argv {
             None => return self.hold().await,
-            Some(argv) => match start(&view, &argv, opts.tty) {
+            Some(argv) => match start(&view, &argv, terminal) {
                 Ok(p) => (p, argv),
                 Err(nf) => {
                     let id = hex_id(&format!(
@@ -237,12 +318,16 @@ impl<C: Channels> Session<C> {
             actions.extend(proc_.eof());
         }
         loop {
-            match self.perform(std::mem::take(&mut actions)).await {
+            match self.perform(std::mem::take(&mut actions), &fs).await {
                 Err(()) => return Ending::Gone,
                 Ok(Some(code)) => return Ending::Exit { code, argv },
                 Ok(None) => {}
             }
-            match self.ch.recv().await {
+            let input = match early.pop_front() {
+                Some(input) => input,
+                None => self.ch.recv().await,
+            };
+            match input {
                 Input::Stdin(b) => actions = proc_.input(&b),
                 Input::StdinEof => actions = proc_.eof(),
                 Input::Resize(size) => proc_.resize(size),

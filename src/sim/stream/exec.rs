@@ -20,6 +20,7 @@ use super::channels::{Opts, Session};
 use super::exec_ws::WsChannels;
 use super::{Protocol, find_pod, negotiate, stream_target};
 use crate::sim::api::query::Query;
+use crate::sim::api::rejection::Verbatim;
 use crate::sim::api::status::ApiError;
 use crate::sim::api::store::Store;
 use crate::sim::runtime::is_running;
@@ -83,15 +84,21 @@ fn check(store: &Store, ns: &str, name: &str, q: &Query, attach: bool) -> Result
     })
 }
 
-/// The kubelet refuses a container that is not running before upgrading; the apiserver's proxy
-/// passes its 500 through.
+/// The kubelet refuses a container that is not running before upgrading: its CRI streaming
+/// server answers 500 with the bare error text (`container not found ("NAME")`, no Status;
+/// `pkg/kubelet/cri/streaming/errors.go` `WriteError`), and the apiserver's upgrade-aware proxy
+/// passes that response through, so client-go's SPDY dialer (which finds no Status in it)
+/// reports `unable to upgrade connection: container not found ("NAME")` (`docs/protocols.md` §3.5).
 pub(super) fn not_running(t: &Target) -> Option<Response> {
     (!is_running(&t.pod, &t.container)).then(|| {
-        (
+        let mut resp = (
             StatusCode::INTERNAL_SERVER_ERROR,
+            [(http::header::CONTENT_TYPE, "text/plain; charset=utf-8")],
             format!("container not found ({:?})", t.container),
         )
-            .into_response()
+            .into_response();
+        resp.extensions_mut().insert(Verbatim);
+        resp
     })
 }
 

@@ -6,8 +6,9 @@
 //! model all drive the same instance. By concept: [`objects`] (pods and events), [`history`]
 //! (changes, watch starts, 410), [`logs`] (container log lines, each instance's bounded
 //! [`logbuf`]), [`intents`] (work for the
-//! kubelet driver), [`workloads`] (the apps/v1 and batch/v1 objects), [`stream_cuts`] (a test knob that cuts the open exec/port-forward connections).
+//! kubelet driver), [`workloads`] (the apps/v1 and batch/v1 objects), [`stream_cuts`] (a test knob that cuts the open exec/port-forward connections), [`container_fs`] (the containers' writable layers).
 
+mod container_fs;
 mod history;
 mod intents;
 pub(crate) mod logbuf;
@@ -69,6 +70,8 @@ struct Inner {
     /// Bumped by [`Store::cut_streams`]; open exec/attach/port-forward connections (WebSocket or
     /// SPDY) watch it.
     stream_cuts: watch::Sender<u64>,
+    /// The writable layers of the containers exec'd processes wrote into (`kubectl cp`).
+    container_fs: crate::sim::runtime::fs::Layers,
 }
 
 /// Cloneable handle to the simulated cluster's objects.
@@ -95,6 +98,7 @@ impl Store {
                 intent_ready: Notify::new(),
                 activity,
                 stream_cuts,
+                container_fs: Default::default(),
             }),
         }
     }
