@@ -417,4 +417,32 @@ async fn podscope_debug_with_a_command_prints_its_output() {
         .expect("the debugger's status");
     let term = st.state.and_then(|s| s.terminated).expect("terminated");
     assert_eq!((term.exit_code, term.reason.as_deref()), (2, Some("Error")));
+
+    // A command that ends at once may be over before the attach: its log is shown instead, as
+    // kubectl debug does, so the output is the same either way.
+    let quick = [
+        "debug",
+        "--kubeconfig",
+        &kubeconfig,
+        "hello",
+        "--target",
+        "hello",
+        "--",
+        "sh",
+        "-c",
+        "echo quick",
+    ];
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_podscope"))
+        .args(quick)
+        .env_remove("KUBECONFIG")
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let out = tokio::time::timeout(Duration::from_secs(60), out)
+        .await
+        .expect("podscope debug ends")
+        .expect("podscope runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "quick\n", "{stderr}");
 }
