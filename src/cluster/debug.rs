@@ -160,3 +160,21 @@ pub async fn add_ephemeral_container(
         Err(other) => Err(ExecError::Stream(other.to_string())),
     }
 }
+
+/// The log of the ephemeral container `name` when it already terminated (what `kubectl debug`
+/// prints instead of attaching to a container that ended before the attach); `None` when it
+/// has not terminated or the log cannot be read.
+pub async fn logs_if_terminated(api: &Api<Pod>, pod: &str, name: &str) -> Option<String> {
+    let found = api.get(pod).await.ok()?;
+    let terminated = status_of(&found, name)
+        .and_then(|s| s.state.as_ref())
+        .is_some_and(|st| st.terminated.is_some());
+    if !terminated {
+        return None;
+    }
+    let params = kube::api::LogParams {
+        container: Some(name.to_string()),
+        ..Default::default()
+    };
+    api.logs(pod, &params).await.ok()
+}

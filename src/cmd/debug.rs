@@ -1,16 +1,18 @@
 //! `podscope debug POD`: adds an ephemeral debug container targeting a container
 //! ([`crate::cluster::debug`]), waits until it runs, then attaches to it as `podscope exec -it`
-//! would (kubectl debug's lines on stderr).
+//! would (kubectl debug's lines on stderr); one that already ended is shown by its log, as
+//! kubectl debug does.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Args;
 
-use super::exec::{connect_and_get_pod, report, run_and_finish};
+use super::exec::{connect_and_get_pod, finish, report, run_session};
 use crate::cluster::ConnectOptions;
 use crate::cluster::debug::{
-    Profile, add_ephemeral_container, debug_container, debugger_name, wait_running,
+    Profile, add_ephemeral_container, debug_container, debugger_name, logs_if_terminated,
+    wait_running,
 };
 use crate::cluster::exec::{ExecError, ExecRequest, default_container};
 
@@ -67,10 +69,15 @@ pub async fn run(args: &DebugArgs) -> ExitCode {
     // After the patch (kubectl says it before): a refusal is then the only line on stderr.
     eprintln!("Defaulting debug container name to {name}.");
     if let Err(e) = wait_running(&api, &args.pod, &name).await {
+        // As kubectl debug: a container that ended before the attach is shown by its log.
+        if let Some(text) = logs_if_terminated(&api, &args.pod, &name).await {
+            print!("{text}");
+            return ExitCode::SUCCESS;
+        }
         return report(&e);
     }
     let req = ExecRequest {
-        container: Some(name),
+        container: Some(name.clone()),
         command: Vec::new(),
         stdin: true,
         tty,
@@ -78,5 +85,19 @@ pub async fn run(args: &DebugArgs) -> ExitCode {
     if tty {
         eprintln!("If you don't see a command prompt, try pressing enter.");
     }
-    run_and_finish(&api, &args.pod, &req).await
+    match run_session(&api, &args.pod, &req).await {
+        Ok(code) => finish(code),
+        Err(e) => match logs_if_terminated(&api, &args.pod, &name).await {
+            // As kubectl debug: the container ended before the attach reached it.
+            Some(text) => {
+                eprintln!(
+                    "warning: couldn't attach to pod/{}, falling back to streaming logs: {e}",
+                    args.pod
+                );
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            None => report(&e),
+        },
+    }
 }

@@ -115,19 +115,20 @@ pub async fn run(args: &ExecArgs) -> ExitCode {
 /// Runs `req` in `pod`: on this terminal when `req.tty`, else with stdout/stderr (and stdin
 /// when `req.stdin`) piped; then [`finish`] with its exit code, or [`report`] the error.
 pub async fn run_and_finish(api: &Api<Pod>, pod: &str, req: &ExecRequest) -> ExitCode {
-    let result = if req.tty {
-        run_on_terminal(api, pod, req).await
-    } else {
-        match start(api, pod, req).await {
-            Ok(p) => {
-                let stdin = req.stdin.then(piped_stdin);
-                pump(p, stdin, StdWriter::Stdout, StdWriter::Stderr, None).await
-            }
-            Err(e) => Err(e),
-        }
-    };
-    match result {
+    match run_session(api, pod, req).await {
         Ok(code) => finish(code),
         Err(e) => report(&e),
+    }
+}
+
+/// The session of [`run_and_finish`] (on the terminal with `req.tty`, else piped), without
+/// mapping its end to an exit code: the remote exit code, or the error.
+pub async fn run_session(api: &Api<Pod>, pod: &str, req: &ExecRequest) -> Result<i32, ExecError> {
+    if req.tty {
+        run_on_terminal(api, pod, req).await
+    } else {
+        let p = start(api, pod, req).await?;
+        let stdin = req.stdin.then(piped_stdin);
+        pump(p, stdin, StdWriter::Stdout, StdWriter::Stderr, None).await
     }
 }

@@ -8,30 +8,21 @@
 //! `/spec/ephemeralContainers`). Existing ephemeral containers cannot be changed or removed
 //! (422, as the apiserver's validation). Other spec/metadata changes in the patch are ignored.
 //!
-//! Starting the container: the kubelet model does not handle ephemeral containers yet, so a
-//! spawned task marks each new one Running 500 ms later (status `ephemeralContainerStatuses`,
-//! events `Pulled`/`Created`/`Started`), unless a status for it appeared meanwhile.
-
-use std::time::Duration;
+//! Starting the container is the kubelet's: the accepted change is handed to the kubelet
+//! driver (`Intent::Update`), which runs the new entries as any container
+//! (`crate::sim::kubelet`, `docs/simulator-kubelet.md` §2) and writes their
+//! `ephemeralContainerStatuses` and events.
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use k8s_openapi::api::core::v1::{
-    ContainerState, ContainerStateRunning, ContainerStatus, EphemeralContainer, Event,
-    ObjectReference, Pod,
-};
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
+use k8s_openapi::api::core::v1::{EphemeralContainer, Pod};
 use serde_json::Value;
 
 use super::find_pod;
 use crate::sim::api::status::{ApiError, json_response};
-use crate::sim::api::store::Store;
-use crate::sim::runtime::hex_id;
-
-/// How long the simulated kubelet takes to start an ephemeral container.
-pub const START_DELAY: Duration = Duration::from_millis(500);
+use crate::sim::api::store::{Intent, Store};
 
 fn pod_json(pod: &Pod) -> Response {
     let mut v = serde_json::to_value(pod).unwrap_or(Value::Null);
@@ -169,7 +160,7 @@ fn json_patch(
     serde_json::from_value(list).map_err(|e| ApiError::bad_request(e.to_string()))
 }
 
-/// Validates and stores the new list, then schedules the simulated start of new entries.
+/// Validates and stores the new list, then hands new entries to the kubelet.
 fn apply(
     store: &Store,
     ns: &str,
@@ -230,114 +221,17 @@ fn apply(
         }
         names.push(&c.name);
     }
-    let added: Vec<EphemeralContainer> = next[current.len()..].to_vec();
+    let added = next.len() > current.len();
     let updated = store.update_pod(ns, name, |p| {
         if let Some(s) = p.spec.as_mut() {
             s.ephemeral_containers = Some(next.clone());
         }
     })?;
-    for c in added {
-        let store = store.clone();
-        let (ns, name) = (ns.to_string(), name.to_string());
-        tokio::spawn(async move {
-            tokio::time::sleep(START_DELAY).await;
-            start_running(&store, &ns, &name, &c);
+    if added {
+        store.submit(Intent::Update {
+            namespace: ns.to_string(),
+            name: name.to_string(),
         });
     }
     Ok(updated)
-}
-
-fn event(pod: &Pod, c: &EphemeralContainer, reason: &str, message: String, now: Time) -> Event {
-    let name = pod.metadata.name.clone().unwrap_or_default();
-    Event {
-        metadata: ObjectMeta {
-            name: Some(format!(
-                "{name}.{}",
-                &hex_id(&format!("{name}/{}/{reason}", c.name))[..16]
-            )),
-            namespace: pod.metadata.namespace.clone(),
-            ..Default::default()
-        },
-        involved_object: ObjectReference {
-            api_version: Some("v1".into()),
-            kind: Some("Pod".into()),
-            name: Some(name),
-            namespace: pod.metadata.namespace.clone(),
-            uid: pod.metadata.uid.clone(),
-            field_path: Some(format!("spec.ephemeralContainers{{{}}}", c.name)),
-            ..Default::default()
-        },
-        reason: Some(reason.into()),
-        message: Some(message),
-        type_: Some("Normal".into()),
-        count: Some(1),
-        first_timestamp: Some(now.clone()),
-        last_timestamp: Some(now),
-        source: Some(k8s_openapi::api::core::v1::EventSource {
-            component: Some("kubelet".into()),
-            host: pod.spec.as_ref().and_then(|s| s.node_name.clone()),
-        }),
-        ..Default::default()
-    }
-}
-
-/// Marks `c` Running (the kubelet's job), with its three events.
-fn start_running(store: &Store, ns: &str, name: &str, c: &EphemeralContainer) {
-    let Some(pod) = store.pod(ns, name) else {
-        return;
-    };
-    let exists = pod
-        .status
-        .as_ref()
-        .and_then(|s| s.ephemeral_container_statuses.as_ref())
-        .is_some_and(|l| l.iter().any(|s| s.name == c.name));
-    if exists {
-        return;
-    }
-    let now = Time(store.now());
-    let image = c.image.clone().unwrap_or_default();
-    let id = hex_id(&format!("{ns}/{name}/{}", c.name));
-    let status = ContainerStatus {
-        name: c.name.clone(),
-        image: if image.contains('/') {
-            image.clone()
-        } else {
-            format!("docker.io/library/{image}")
-        },
-        image_id: format!(
-            "docker.io/library/{}@sha256:{}",
-            crate::sim::runtime::image::split_image(&image).0,
-            hex_id(&image)
-        ),
-        container_id: Some(format!("containerd://{id}")),
-        ready: false,
-        restart_count: 0,
-        started: Some(false),
-        state: Some(ContainerState {
-            running: Some(ContainerStateRunning {
-                started_at: Some(now.clone()),
-            }),
-            ..Default::default()
-        }),
-        ..Default::default()
-    };
-    let updated = store.update_pod(ns, name, |p| {
-        let st = p.status.get_or_insert_with(Default::default);
-        st.ephemeral_container_statuses
-            .get_or_insert_with(Vec::new)
-            .push(status.clone());
-    });
-    if let Ok(p) = updated {
-        let msgs = [
-            (
-                "Pulled",
-                format!("Container image \"{image}\" already present on machine"),
-            ),
-            ("Created", format!("Created container: {}", c.name)),
-            ("Started", format!("Started container {}", c.name)),
-        ];
-        for (reason, msg) in msgs {
-            let _ = store.add_event(event(&p, c, reason, msg, now.clone()));
-        }
-    }
 }

@@ -16,6 +16,7 @@ pub(crate) mod logs;
 pub(crate) mod object;
 pub(crate) mod openapi;
 pub(crate) mod patch;
+pub(crate) mod pod_update;
 pub(crate) mod query;
 pub(crate) mod rejection;
 pub(crate) mod related;

@@ -1,8 +1,8 @@
 //! Pod writes: `POST …/pods` (create), `PUT`/`PATCH …/pods/{name}` and `…/pods/{name}/status`,
 //! `DELETE …/pods/{name}` with graceful termination.
 //!
-//! Spec changes through PUT/PATCH are refused (422, as the API server refuses all but a few; the
-//! simulator supports none of those few). A `metadata.resourceVersion` in the body that is not
+//! Spec changes through PUT/PATCH are refused (422) but the few the API server allows
+//! ([`super::pod_update`]); an accepted one is handed to the kubelet (`Intent::Update`). A `metadata.resourceVersion` in the body that is not
 //! the stored one is a 409 Conflict. `dryRun` is not simulated (writes always happen).
 
 use axum::body::Bytes;
@@ -66,8 +66,9 @@ pub(crate) async fn create(
 
 /// Writes `new` over `stored` (inside the store's update): the whole object but spec and system
 /// metadata, or only `status` when `status_only`. Errors: 400 (name mismatch), 409 (stale
-/// resourceVersion), 422 (spec change).
-fn overwrite(stored: &mut Pod, new: Pod, name: &str, status_only: bool) -> Result<(), ApiError> {
+/// resourceVersion), 422 (a spec change the API server refuses). `Ok(true)` when the spec
+/// changed (the kubelet must be told).
+fn overwrite(stored: &mut Pod, new: Pod, name: &str, status_only: bool) -> Result<bool, ApiError> {
     if let Some(n) = new.metadata.name.as_deref()
         && n != name
     {
@@ -90,7 +91,7 @@ fn overwrite(stored: &mut Pod, new: Pod, name: &str, status_only: bool) -> Resul
     }
     if status_only {
         stored.status = new.status;
-        return Ok(());
+        return Ok(false);
     }
     let mut spec_pod = Pod {
         spec: new.spec.clone(),
@@ -102,12 +103,17 @@ fn overwrite(stored: &mut Pod, new: Pod, name: &str, status_only: bool) -> Resul
     {
         s.node_name = old.node_name.clone();
     }
-    if spec_pod.spec != stored.spec {
-        return Err(ApiError::invalid(
-            "Pod",
-            name,
-            &[SPEC_FORBIDDEN.to_string()],
-        ));
+    let spec_changed = spec_pod.spec != stored.spec;
+    if spec_changed {
+        // The few changes the API server allows (images, …): `pod_update`.
+        let (Some(old), Some(new)) = (stored.spec.as_ref(), spec_pod.spec) else {
+            return Err(ApiError::invalid(
+                "Pod",
+                name,
+                &[SPEC_FORBIDDEN.to_string()],
+            ));
+        };
+        stored.spec = Some(super::pod_update::validate_update(name, old, new)?);
     }
     let keep = stored.metadata.clone();
     let mut meta = new.metadata;
@@ -119,7 +125,7 @@ fn overwrite(stored: &mut Pod, new: Pod, name: &str, status_only: bool) -> Resul
     meta.namespace = keep.namespace;
     meta.managed_fields = keep.managed_fields;
     stored.metadata = meta;
-    Ok(())
+    Ok(spec_changed)
 }
 
 /// The `PUT` and `PATCH` handlers of `/api/v1/namespaces/{ns}/pods/{name}` (→ 200 with the
@@ -181,6 +187,7 @@ fn update_pod(
         Update::Replace(Box::new(pod), warnings)
     };
     let mut warnings = Vec::new();
+    let mut spec_changed = false;
     let pod = store.try_update_pod(ns, name, |stored| {
         let new = match &update {
             Update::Replace(pod, w) => {
@@ -195,8 +202,15 @@ fn update_pod(
                 pod
             }
         };
-        overwrite(stored, new, name, status_only)
+        spec_changed = overwrite(stored, new, name, status_only)?;
+        Ok(())
     })?;
+    if spec_changed {
+        store.submit(Intent::Update {
+            namespace: ns.to_string(),
+            name: name.to_string(),
+        });
+    }
     // The last finalizer of a pod whose deletion is otherwise complete was removed: the
     // registry deletes it during the update and answers with its last state.
     let pod = if Store::removable(&pod) {

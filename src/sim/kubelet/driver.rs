@@ -12,6 +12,11 @@
 //!   [`kubelet::container_id`]);
 //! - `Removed`: the pod is deleted (watchers get DELETED) if its deletion had started.
 //!
+//! `Update` intents (a spec changed through the API) go to `Kubelet::update`, `Pid1Exited` (an
+//! attached interactive shell ended) to `Kubelet::pid1_exited`. Of a pod the kubelet adopted
+//! for its ephemeral containers (a fixture's static pod) only `ephemeralContainerStatuses` are
+//! written, and its deletion is finished at once as for any static pod.
+//!
 //! Then it sleeps until `next_wakeup()` (turned into real time through the clock's speed; a
 //! frozen clock never reaches it), a new intent, or shutdown. A pod deleted through the API that
 //! the kubelet does not run (a fixture pod) is removed at once.
@@ -69,12 +74,31 @@ pub(crate) fn step(
                 uids.insert((namespace, name), uid);
                 changes.extend(kubelet.admit(pod, now));
             }
+            Intent::Update { namespace, name } => {
+                let Some(pod) = store.pod(&namespace, &name) else {
+                    continue;
+                };
+                let uid = pod.metadata.uid.clone().unwrap_or_default();
+                uids.entry((namespace, name)).or_insert(uid);
+                changes.extend(kubelet.update(pod, now));
+            }
+            Intent::Pid1Exited {
+                namespace,
+                name,
+                container,
+                code,
+            } => changes.extend(kubelet.pid1_exited(&namespace, &name, &container, code, now)),
             Intent::Delete {
                 namespace,
                 name,
                 grace,
             } => {
-                if kubelet.pod(&namespace, &name).is_some() {
+                if kubelet.adopted(&namespace, &name) {
+                    kubelet.forget(&namespace, &name);
+                    if let Err(e) = store.finalize_pod(&namespace, &name) {
+                        tracing::debug!("deleting static pod {namespace}/{name}: {e}");
+                    }
+                } else if kubelet.pod(&namespace, &name).is_some() {
                     changes.extend(kubelet.delete(&namespace, &name, Some(grace), now));
                 } else if let Err(e) = store.finalize_pod(&namespace, &name) {
                     tracing::debug!("deleting static pod {namespace}/{name}: {e}");
@@ -84,6 +108,15 @@ pub(crate) fn step(
     }
     changes.extend(kubelet.advance(now));
     for change in changes {
+        if let Change::Pod(pod) = &change
+            && kubelet.adopted(
+                pod.metadata.namespace.as_deref().unwrap_or_default(),
+                pod.metadata.name.as_deref().unwrap_or_default(),
+            )
+        {
+            apply_ephemeral_statuses(store, pod);
+            continue;
+        }
         apply(store, uids, change);
     }
 }
@@ -139,18 +172,7 @@ fn apply_pod(store: &Store, new: &Pod) {
         if stored.metadata.uid != new.metadata.uid {
             return Ok(());
         }
-        // Ephemeral containers' statuses are written by the `ephemeralcontainers` handler, not
-        // the kubelet model: keep them across the kubelet's rewrite.
-        let ephemeral = stored
-            .status
-            .as_mut()
-            .and_then(|s| s.ephemeral_container_statuses.take());
         stored.status = new.status.clone();
-        if let Some(st) = stored.status.as_mut()
-            && st.ephemeral_container_statuses.is_none()
-        {
-            st.ephemeral_container_statuses = ephemeral;
-        }
         if let Some(spec) = stored.spec.as_mut() {
             spec.node_name = node;
         }
@@ -158,6 +180,28 @@ fn apply_pod(store: &Store, new: &Pod) {
     });
     if let Err(e) = result {
         // The pod was force-deleted while the kubelet still ran it.
+        tracing::debug!("kubelet status for {ns}/{name} dropped: {e}");
+    }
+}
+
+/// An adopted (static) pod: only its `ephemeralContainerStatuses` are the kubelet's.
+fn apply_ephemeral_statuses(store: &Store, new: &Pod) {
+    let ns = new.metadata.namespace.clone().unwrap_or_default();
+    let name = new.metadata.name.clone().unwrap_or_default();
+    let statuses = new
+        .status
+        .as_ref()
+        .and_then(|s| s.ephemeral_container_statuses.clone());
+    let result = store.try_update_pod(&ns, &name, |stored| {
+        if stored.metadata.uid == new.metadata.uid {
+            stored
+                .status
+                .get_or_insert_with(Default::default)
+                .ephemeral_container_statuses = statuses;
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
         tracing::debug!("kubelet status for {ns}/{name} dropped: {e}");
     }
 }

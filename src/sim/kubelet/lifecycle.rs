@@ -13,7 +13,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use super::events;
 use super::images::{needs_pull, pull_key};
 use super::pod_state::{ContainerRun, PodRun, Role, RunState, Term};
-use super::{Node, Work, after, hex256, probes, termination};
+use super::{Node, Work, after, ephemeral, hex256, probes, termination};
 use crate::sim::runtime::image::split_image;
 use crate::sim::runtime::programs::Plan;
 
@@ -88,6 +88,7 @@ pub(crate) fn admit(node: &mut Node, mut pod: Pod, now: Timestamp) -> PodRun {
         created,
         terminal: false,
         emitted: None,
+        adopted: false,
     };
     let node_name = node.cfg.node_name.clone();
     node.event(&run, events::scheduled(&namespace, &name, &node_name), now);
@@ -107,6 +108,7 @@ pub(crate) fn sandbox(node: &mut Node, run: &mut PodRun, at: Timestamp) {
 fn should_restart(policy: &str, role: Role, exit_code: i32) -> bool {
     match role {
         Role::Sidecar => true,
+        Role::Ephemeral => false,
         Role::Init => policy != "Never" && exit_code != 0,
         Role::Main => match policy {
             "Never" => false,
@@ -120,6 +122,16 @@ fn should_restart(policy: &str, role: Role, exit_code: i32) -> bool {
 fn start_or_restart(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     let c = &run.containers[i];
     if c.busy || c.is_running() {
+        return;
+    }
+    if c.respawn {
+        // A new spec (`super::spec_update`): a new instance now, whatever the policy, no
+        // back-off; the killed instance becomes `lastState` even if the pull fails.
+        let c = &mut run.containers[i];
+        if let RunState::Terminated(t) = &c.state {
+            c.last = Some(t.clone());
+        }
+        begin_start(node, run, i, at);
         return;
     }
     match c.latest_exit().map(|t| t.exit_code) {
@@ -137,11 +149,12 @@ pub(crate) fn sync(node: &mut Node, run: &mut PodRun, at: Timestamp) {
     if run.terminating.is_some() || !run.sandbox || run.init_failed || run.terminal {
         return;
     }
+    ephemeral::start_new(node, run, at);
     if !run.initialized {
         for i in 0..run.containers.len() {
             let c = &run.containers[i];
             match c.role {
-                Role::Main => continue,
+                Role::Main | Role::Ephemeral => continue,
                 Role::Init => {
                     if let RunState::Terminated(t) = &c.state {
                         if t.exit_code == 0 {
@@ -165,7 +178,7 @@ pub(crate) fn sync(node: &mut Node, run: &mut PodRun, at: Timestamp) {
         run.initialized = true;
     }
     for i in 0..run.containers.len() {
-        if run.containers[i].role != Role::Init {
+        if matches!(run.containers[i].role, Role::Main | Role::Sidecar) {
             start_or_restart(node, run, i, at);
         }
     }
@@ -181,7 +194,7 @@ fn complete_if_finished(node: &mut Node, run: &mut PodRun, at: Timestamp) {
     let finished = !mains.is_empty()
         && mains.iter().all(|&i| {
             let c = &run.containers[i];
-            matches!(&c.state, RunState::Terminated(t) if !should_restart(&policy, Role::Main, t.exit_code))
+            !c.respawn && matches!(&c.state, RunState::Terminated(t) if !should_restart(&policy, Role::Main, t.exit_code))
         });
     if finished && run.completing.is_none() && run.terminating.is_none() {
         termination::complete(node, run, at);
@@ -192,8 +205,8 @@ fn restart_key(run: &PodRun, i: usize) -> String {
     format!("{}/{}", run.uid, run.containers[i].spec.name)
 }
 
-/// First start of container `i` (or a retry after a failed pull).
-fn begin_start(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
+/// First start of container `i` (or a retry after a failed pull, or a new image).
+pub(crate) fn begin_start(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     let image = run.containers[i].image().to_string();
     let fp = run.containers[i].field_path();
     let in_pull_backoff = run.containers[i]
@@ -284,6 +297,7 @@ fn start_instance(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     c.ever_started = true;
     c.stopping = false;
     c.pull_failed_at = None;
+    c.respawn = false;
     c.container_id = super::container_id(&uid, &c.spec.name, c.restart_count);
     if c.image_id.is_empty() {
         let image = c.image().to_string();

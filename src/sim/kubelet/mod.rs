@@ -19,28 +19,38 @@
 //!   the startupProbe passed), then every `periodSeconds` ([`probes`]).
 //! - Deletion ([`termination`]): `Killing`, preStop, stop signal, sidecars last in reverse order,
 //!   SIGKILL at the deadline, final status, then [`Change::Removed`].
+//! - Spec updates ([`Kubelet::update`]): new ephemeral containers start once ([`ephemeral`]), a
+//!   new image restarts its container ([`spec_update`]); an interactive shell PID 1 ends when
+//!   its attach says so ([`interactive`], [`Kubelet::pid1_exited`]).
 
 mod backoff;
 mod backoff_messages;
 pub(crate) mod driver;
+mod ephemeral;
 mod events;
+mod ids;
 mod images;
+pub(crate) mod interactive;
 mod ip;
 mod lifecycle;
 mod pod_state;
 mod probes;
+mod spec_update;
 mod status;
 mod termination;
+mod updates;
 
 use std::collections::{BTreeMap, HashSet};
 
-use jiff::{SignedDuration, Timestamp};
+use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{Event, Pod};
 
 pub use crate::sim::runtime::programs::MIN_RUN;
 pub use backoff::RESET_AFTER;
 pub use backoff_messages::{backoff_event_message, waiting_message};
 pub use events::EventWording;
+pub use ids::container_id;
+pub(crate) use ids::{after, hash64, hex256};
 pub use termination::SIDECAR_DELAY;
 
 use crate::model::BackoffCurve;
@@ -364,37 +374,4 @@ fn emit_if_changed(node: &mut Node, run: &mut PodRun, at: Timestamp) {
         run.emitted = Some(run.pod.clone());
         node.out.push(Change::Pod(Box::new(run.pod.clone())));
     }
-}
-
-/// The `containerID` the kubelet gives instance `restart_count` of `container` in the pod with
-/// `uid` (`containerd://` + 64 hex digits, deterministic); [`Change::Log`] lines belong to it.
-pub fn container_id(uid: &str, container: &str, restart_count: i32) -> String {
-    format!(
-        "containerd://{}",
-        hex256(&[uid, container, &restart_count.to_string()])
-    )
-}
-
-/// `t + d`.
-pub(crate) fn after(t: Timestamp, d: SignedDuration) -> Timestamp {
-    t.checked_add(d).unwrap_or(t)
-}
-
-/// Deterministic 64-bit FNV-1a over `parts`, seeded.
-pub(crate) fn hash64(seed: u64, parts: &[&str]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
-    for part in parts {
-        for b in part.bytes().chain(std::iter::once(0)) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
-}
-
-/// 64 hex digits (a container ID or sha256-looking digest) derived from `parts`.
-pub(crate) fn hex256(parts: &[&str]) -> String {
-    (0..4)
-        .map(|i| format!("{:016x}", hash64(i, parts)))
-        .collect()
 }

@@ -15,6 +15,9 @@ pub(crate) enum Role {
     Sidecar,
     /// `containers[]`.
     Main,
+    /// `ephemeralContainers[]`: started once, whatever the start order, never restarted
+    /// (`docs/simulator-kubelet.md` §2).
+    Ephemeral,
 }
 
 /// A finished instance (`state.terminated` / `lastState.terminated`).
@@ -74,6 +77,9 @@ pub(crate) struct ContainerRun {
     pub image_id: String,
     /// When the last image pull failed (for ImagePullBackOff).
     pub pull_failed_at: Option<Timestamp>,
+    /// The spec changed (a new image): the next sync starts a new instance whatever
+    /// `restartPolicy` says, without back-off (`spec_update`).
+    pub respawn: bool,
     pub startup: Streak,
     pub liveness: Streak,
     pub readiness: Streak,
@@ -83,7 +89,7 @@ impl ContainerRun {
     /// A container not started yet, waiting with `reason` (`PodInitializing` or
     /// `ContainerCreating`).
     pub(crate) fn new(spec: Container, role: Role, reason: &str) -> Self {
-        let program = Program::for_container(&spec);
+        let program = super::interactive::program_for(&spec);
         Self {
             spec,
             role,
@@ -103,17 +109,19 @@ impl ContainerRun {
             container_id: String::new(),
             image_id: String::new(),
             pull_failed_at: None,
+            respawn: false,
             startup: Streak::default(),
             liveness: Streak::default(),
             readiness: Streak::default(),
         }
     }
 
-    /// `spec.containers{name}` / `spec.initContainers{name}`.
+    /// `spec.containers{name}` / `spec.initContainers{name}` / `spec.ephemeralContainers{name}`.
     pub(crate) fn field_path(&self) -> String {
         match self.role {
             Role::Main => format!("spec.containers{{{}}}", self.spec.name),
             Role::Init | Role::Sidecar => format!("spec.initContainers{{{}}}", self.spec.name),
+            Role::Ephemeral => format!("spec.ephemeralContainers{{{}}}", self.spec.name),
         }
     }
 
@@ -175,6 +183,9 @@ pub(crate) struct PodRun {
     pub terminal: bool,
     /// The object as last returned in a `Change::Pod` (to emit only real changes).
     pub emitted: Option<Pod>,
+    /// A pod this kubelet did not admit (a fixture's static pod): only its ephemeral containers
+    /// run here, the rest of its status stays the fixture's (`ephemeral::adopt`).
+    pub adopted: bool,
 }
 
 impl PodRun {

@@ -154,7 +154,12 @@ fn condition(
 
 /// `BestEffort` / `Burstable` / `Guaranteed` from the containers' requests and limits.
 fn qos_class(run: &PodRun) -> &'static str {
-    let specs: Vec<_> = run.containers.iter().map(|c| &c.spec).collect();
+    let specs: Vec<_> = run
+        .containers
+        .iter()
+        .filter(|c| c.role != Role::Ephemeral)
+        .map(|c| &c.spec)
+        .collect();
     let any = specs.iter().any(|s| {
         s.resources.as_ref().is_some_and(|r| {
             r.requests.as_ref().is_some_and(|m| !m.is_empty())
@@ -184,8 +189,17 @@ fn qos_class(run: &PodRun) -> &'static str {
     }
 }
 
-/// Rewrites `run.pod.status` for instant `at`.
+/// Rewrites `run.pod.status` for instant `at` (of an adopted pod only its
+/// `ephemeralContainerStatuses`).
 pub(crate) fn refresh(cfg: &KubeletConfig, run: &mut PodRun, at: Timestamp) {
+    if run.adopted {
+        let ephemeral = ephemeral_statuses(run);
+        run.pod
+            .status
+            .get_or_insert_with(Default::default)
+            .ephemeral_container_statuses = ephemeral;
+        return;
+    }
     let phase = phase(run);
     let mut conditions = Vec::new();
     if run.sandbox || run.terminal {
@@ -204,7 +218,7 @@ pub(crate) fn refresh(cfg: &KubeletConfig, run: &mut PodRun, at: Timestamp) {
             .filter(|c| match c.role {
                 Role::Init => !matches!(&c.state, RunState::Terminated(t) if t.exit_code == 0),
                 Role::Sidecar => !c.started,
-                Role::Main => false,
+                Role::Main | Role::Ephemeral => false,
             })
             .map(|c| c.spec.name.clone())
             .collect();
@@ -224,7 +238,7 @@ pub(crate) fn refresh(cfg: &KubeletConfig, run: &mut PodRun, at: Timestamp) {
         let unready: Vec<String> = run
             .containers
             .iter()
-            .filter(|c| c.role != Role::Init && !c.ready)
+            .filter(|c| matches!(c.role, Role::Main | Role::Sidecar) && !c.ready)
             .map(|c| c.spec.name.clone())
             .collect();
         let terminal = phase == "Succeeded" || phase == "Failed";
@@ -256,9 +270,10 @@ pub(crate) fn refresh(cfg: &KubeletConfig, run: &mut PodRun, at: Timestamp) {
     let inits: Vec<ContainerStatus> = run
         .containers
         .iter()
-        .filter(|c| c.role != Role::Main)
+        .filter(|c| matches!(c.role, Role::Init | Role::Sidecar))
         .map(container_status)
         .collect();
+    let ephemeral = ephemeral_statuses(run);
     let mains: Vec<ContainerStatus> = run
         .containers
         .iter()
@@ -282,6 +297,24 @@ pub(crate) fn refresh(cfg: &KubeletConfig, run: &mut PodRun, at: Timestamp) {
         qos_class: Some(qos_class(run).to_string()),
         init_container_statuses: (started && !inits.is_empty()).then_some(inits),
         container_statuses: started.then_some(mains),
+        ephemeral_container_statuses: ephemeral,
         ..Default::default()
     });
+}
+
+/// `ephemeralContainerStatuses`: `None` without ephemeral containers. The prober never
+/// touches them, so `started` stays unset and `ready` false (`UpdatePodStatus` in
+/// `pkg/kubelet/prober/prober_manager.go` walks the other two lists only).
+fn ephemeral_statuses(run: &PodRun) -> Option<Vec<ContainerStatus>> {
+    let list: Vec<ContainerStatus> = run
+        .containers
+        .iter()
+        .filter(|c| c.role == Role::Ephemeral)
+        .map(|c| ContainerStatus {
+            ready: false,
+            started: None,
+            ..container_status(c)
+        })
+        .collect();
+    (!list.is_empty()).then_some(list)
 }

@@ -93,12 +93,25 @@ pub(crate) fn complete(node: &mut Node, run: &mut PodRun, at: Timestamp) {
     node.schedule(run, deadline, Work::GraceExpired);
 }
 
-/// `Killing`, then the preStop hook, then the stop signal.
+/// `Killing` (`Stopping container X`), then the preStop hook, then the stop signal.
 fn stop(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     let fp = run.containers[i].field_path();
     let name = run.containers[i].spec.name.clone();
+    stop_with(node, run, i, events::stopping(&fp, &name), at);
+}
+
+/// The kubelet's `killContainer`: the `Killing` event `killing`, then the preStop hook, then
+/// the stop signal (the SIGKILL deadline is the caller's).
+pub(crate) fn stop_with(
+    node: &mut Node,
+    run: &mut PodRun,
+    i: usize,
+    killing: events::EventSpec,
+    at: Timestamp,
+) {
+    let fp = run.containers[i].field_path();
     run.containers[i].stopping = true;
-    node.event(run, events::stopping(&fp, &name), at);
+    node.event(run, killing, at);
     let generation = run.containers[i].generation;
     let hook = run.containers[i]
         .spec

@@ -165,7 +165,9 @@ pub(super) struct Session<C> {
 }
 
 impl<C: Channels> Session<C> {
-    async fn output(&mut self, channel: u8, data: &[u8]) -> bool {
+    /// Writes process output on `channel` (1 stdout, 2 stderr) as the options say (see the
+    /// module docs). `false` when the client is gone.
+    pub(super) async fn output(&mut self, channel: u8, data: &[u8]) -> bool {
         if self.tty {
             let mut crlf = Vec::with_capacity(data.len() + 8);
             for &b in data {
@@ -234,9 +236,12 @@ impl<C: Channels> Session<C> {
             // `Store::cut_streams`: drop the transport (no Status, no close).
             _ = cut.changed() => return,
         };
-        if let (true, Ending::Exit { code, .. }) = (attach, &mut ending) {
-            // The kubelet's attach reports Success whatever the process' exit code.
-            super::attach::mark_ephemeral_exit(&store, &pod, &container, *code);
+        if let (true, Ending::Exit { code, argv }) = (attach, &mut ending) {
+            // The kubelet's attach reports Success whatever the process' exit code. An attached
+            // shell (non-empty argv) was the container's PID 1: its exit ends the instance.
+            if !argv.is_empty() {
+                super::attach::pid1_exited(&store, &pod, &container, *code).await;
+            }
             *code = 0;
         }
         if matches!(ending, Ending::Gone) {
@@ -296,7 +301,7 @@ impl<C: Channels> Session<C> {
             _ => None,
         };
         let (mut process, argv) = match argv {
-            None => return self.hold().await,
+            None => return self.follow_output(store, pod, container).await,
             Some(argv) => match start(&view, &argv, terminal) {
                 Ok(p) => (p, argv),
                 Err(nf) => {
@@ -338,7 +343,7 @@ impl<C: Channels> Session<C> {
     }
 
     /// Attach to a process that reads no stdin and writes nothing: wait for the client to leave.
-    async fn hold(&mut self) -> Ending {
+    pub(super) async fn hold(&mut self) -> Ending {
         while !matches!(self.ch.recv().await, Input::Gone) {}
         Ending::Gone
     }

@@ -17,6 +17,7 @@
 //! itself is transport-agnostic (`channels.rs`); `exec_ws.rs` is its WebSocket transport.
 
 mod attach;
+mod attach_output;
 mod channels;
 mod exec;
 mod exec_spdy;

@@ -1,4 +1,5 @@
-//! Work queued from the API side (pods created or deleted) for the kubelet driver.
+//! Work queued from the API side (pods created, updated or deleted; an attached shell's exit) for
+//! the kubelet driver.
 
 use super::Store;
 
@@ -20,6 +21,25 @@ pub(crate) enum Intent {
         name: String,
         /// `deletionGracePeriodSeconds`.
         grace: i64,
+    },
+    /// A pod's spec changed through the API (new ephemeral containers, new images): the kubelet
+    /// should apply it.
+    Update {
+        /// `metadata.namespace`.
+        namespace: String,
+        /// `metadata.name`.
+        name: String,
+    },
+    /// The interactive shell that is a container's PID 1 exited (its attach ended it).
+    Pid1Exited {
+        /// `metadata.namespace`.
+        namespace: String,
+        /// `metadata.name`.
+        name: String,
+        /// The container's name.
+        container: String,
+        /// The shell's exit code.
+        code: i32,
     },
 }
 
