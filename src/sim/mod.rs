@@ -45,7 +45,7 @@ pub use api::status::ApiError;
 pub use api::store::logbuf::{LOG_MAX_BYTES, LOG_MAX_LINES};
 pub use api::store::{Change, ChangeType, HISTORY_LIMIT, LogLine, Propagation, Store};
 pub use api::watch::BOOKMARK_INTERVAL;
-pub use cli::{SimArgs, run_cli};
+pub use cli::{DenyRule, SimArgs, parse_deny, run_cli};
 pub use clock::SimClock;
 pub use fixture::{Fixture, load_fixture, log_owner};
 pub use scenario::{
@@ -73,7 +73,9 @@ pub struct SimConfig {
     /// RBAC denials for tests: `(verb, resource)` pairs answered 403 Forbidden, e.g.
     /// `("watch", "pods")`, `("list", "events")`, `("patch", "pods/ephemeralcontainers")`;
     /// `("create", "pods/exec")` also refuses WebSocket exec, a GET, as kube-apiserver ≥ 1.35
-    /// does (see [`api::auth`]).
+    /// does (see [`api::auth`]); a verb `*` denies every verb. The access reviews
+    /// (`kubectl auth can-i`, [`api::reviews`]) answer from the same list
+    /// (`docs/permissions.md`).
     pub deny: Vec<(String, String)>,
     /// Scenarios to create at start: built-in names (see [`builtin_scenarios`]) or YAML files.
     pub scenarios: Vec<PathBuf>,
@@ -276,6 +278,7 @@ impl Simulator {
         };
         let app = api::routes::router(store.clone())
             .merge(api::openapi::router())
+            .merge(api::reviews::router(access.deny.clone()))
             .layer(axum::middleware::from_fn_with_state(
                 access,
                 api::auth::check,

@@ -4,7 +4,7 @@
 //! query strings ([`query`]), request bodies ([`decode`]) and the framework's rejections
 //! ([`rejection`]), writes ([`writes`], [`admission`],
 //! [`patch`], [`ephemeral`]), `pods/log` ([`logs`]), the objects a pod refers to
-//! ([`related`]) and `metav1.Status` errors ([`status`]). Every answer follows the wire
+//! ([`related`]), the access reviews ([`reviews`]) and `metav1.Status` errors ([`status`]). Every answer follows the wire
 //! protocol of `docs/protocols.md`.
 
 pub(crate) mod admission;
@@ -20,6 +20,7 @@ pub(crate) mod query;
 pub(crate) mod rejection;
 pub(crate) mod related;
 pub(crate) mod resource;
+pub(crate) mod reviews;
 pub(crate) mod routes;
 pub(crate) mod select;
 pub(crate) mod status;

@@ -14,7 +14,12 @@ use crate::sim::api::object::Resource;
 use crate::sim::api::status::{ApiError, json_response};
 
 /// The served groups, each with its one version.
-const GROUPS: [&str; 2] = ["apps", "batch"];
+const GROUPS: [&str; 4] = [
+    "apps",
+    "batch",
+    crate::sim::api::reviews::AUTHORIZATION,
+    crate::sim::api::reviews::AUTHENTICATION,
+];
 
 const ALL_VERBS: [&str; 8] = [
     "create",
@@ -33,7 +38,8 @@ fn group_json(name: &str) -> Value {
     json!({"name": name, "versions": [v.clone()], "preferredVersion": v})
 }
 
-/// `GET /apis`: the `apps` and `batch` groups.
+/// `GET /apis`: the `apps` and `batch` groups and the reviews' `authorization.k8s.io` and
+/// `authentication.k8s.io`.
 pub(crate) async fn group_list() -> Response {
     let groups: Vec<Value> = GROUPS.iter().map(|g| group_json(g)).collect();
     json_response(
@@ -86,7 +92,8 @@ pub(super) async fn resources(Path((group, version)): Path<(String, String)>) ->
         .filter(|r| r.group() == group)
         .collect();
     kinds.sort_by_key(|r| r.plural());
-    let resources: Vec<Value> = kinds.into_iter().flat_map(entries).collect();
+    let mut resources: Vec<Value> = kinds.into_iter().flat_map(entries).collect();
+    resources.extend(crate::sim::api::reviews::discovery_resources(&group));
     json_response(
         StatusCode::OK,
         &json!({
