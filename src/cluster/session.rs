@@ -45,6 +45,9 @@ pub struct Session {
     /// The diagnosis' one-shot reads (`Cmd::ReadLogTail`, `Cmd::Lookup`); finished ones are
     /// pruned when the next one starts.
     evidence: Vec<AbortOnDropHandle<()>>,
+    /// The access reviews (`cluster::access`), when enabled ([`Session::with_access_check`]):
+    /// the namespace last asked about and the task asking.
+    access: Option<(String, Option<AbortOnDropHandle<()>>)>,
 }
 
 impl Session {
@@ -82,7 +85,38 @@ impl Session {
             owner_check: None,
             namespace_check: None,
             evidence: Vec::new(),
+            access: None,
         }
+    }
+
+    /// Asks the access reviews of `e`, `d` and `f` (`cluster::access`) for the target's
+    /// namespace now (when a pod or workload is targeted) and again whenever the target moves to
+    /// another namespace; the answers arrive as `Msg::AccessChecked`. Off by default, so a
+    /// session built by a test sends only what it asks for.
+    #[must_use]
+    pub fn with_access_check(mut self) -> Session {
+        self.access = Some((String::new(), None));
+        if !self.target.pod.is_empty() {
+            self.check_access();
+        }
+        self
+    }
+
+    /// Starts the access reviews for the target's namespace unless they were asked for it
+    /// already (or the check is off).
+    fn check_access(&mut self) {
+        let namespace = self.target.namespace.clone();
+        let Some((asked, task)) = &mut self.access else {
+            return;
+        };
+        if *asked == namespace && task.is_some() {
+            return;
+        }
+        asked.clone_from(&namespace);
+        let (client, tx) = (self.target.client.clone(), self.tx.clone());
+        *task = Some(AbortOnDropHandle::new(tokio::spawn(
+            super::access::check_into(client, namespace, tx),
+        )));
     }
 
     /// Runs the one-shot read `ask` on the runtime and sends the message it yields into the
@@ -133,6 +167,7 @@ impl Session {
             self.log_source = Some(LogSource::new(transport, &self.target.client, namespace));
         }
         self.restart_pod_watch(api);
+        self.check_access();
     }
 
     /// Aborts the tasks bound to one pod instance (events, logs, one-shot reads).
