@@ -289,3 +289,42 @@ async fn podscope_sim_deny_refuses_kubectl_exec() {
     let _ = sim.start_kill();
     let _ = sim.wait().await;
 }
+
+/// The real TUI in tmux against a simulator refusing `create pods/exec`: at attach the footer
+/// dims `e` with `(forbidden)`; `e` then says why in the status line and the pod view stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tui_greys_a_refused_exec_at_attach() {
+    if common::tmux::missing("the greyed-key TUI test") {
+        return;
+    }
+    let sim = Simulator::start(SimConfig {
+        scenarios: vec!["hello".into()],
+        deny: vec![("create".to_string(), "pods/exec".to_string())],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    let session = format!("podscope-access-{}", std::process::id());
+    let cmd = format!(
+        "{} --kubeconfig {} -n default hello -c proxy",
+        env!("CARGO_BIN_EXE_podscope"),
+        sim.kubeconfig_path().display(),
+    );
+    tokio::task::block_in_place(|| {
+        common::tmux::new_session(&session, 120, 40, &cmd);
+        let greyed = common::tmux::wait_for(&session, "e greyed", 30, |s| {
+            s.contains("READY 2/2") && s.contains("e shell (forbidden)")
+        });
+        assert!(
+            greyed.contains("d debug container  f port-forwards"),
+            "{greyed}"
+        );
+        common::tmux::keys(&session, "e");
+        let said = common::tmux::wait_for(&session, "the refusal in the status line", 10, |s| {
+            s.contains("e: forbidden: cannot create resource \"pods/exec\" in API group \"\" in the namespace \"default\"")
+        });
+        assert!(said.contains("READY 2/2"), "{said}");
+        common::tmux::end(&session);
+    });
+    sim.shutdown().await;
+}

@@ -13,6 +13,7 @@ use k8s_openapi::api::authorization::v1::{
 use kube::Api;
 use kube::api::PostParams;
 use tokio::sync::mpsc::Sender;
+use tokio_util::task::AbortOnDropHandle;
 
 use crate::app::Msg;
 use crate::app::access::{Guarded, Permission, Permissions};
@@ -87,4 +88,27 @@ pub async fn check(client: kube::Client, namespace: &str) -> Permissions {
 pub async fn check_into(client: kube::Client, namespace: String, tx: Sender<Msg>) {
     let permissions = check(client, &namespace).await;
     let _ = tx.send(Msg::AccessChecked(permissions)).await;
+}
+
+/// The session's side of the check: the namespace last asked about and the task asking (dropped,
+/// it is aborted). Asks once per namespace: again only when the target moves to another one.
+#[derive(Debug, Default)]
+pub struct AccessCheck {
+    asked: Option<String>,
+    task: Option<AbortOnDropHandle<()>>,
+}
+
+impl AccessCheck {
+    /// Starts [`check_into`] for `namespace` unless it was the last one asked about.
+    pub fn ask(&mut self, client: &kube::Client, namespace: &str, tx: &Sender<Msg>) {
+        if self.asked.as_deref() == Some(namespace) {
+            return;
+        }
+        self.asked = Some(namespace.to_owned());
+        self.task = Some(AbortOnDropHandle::new(tokio::spawn(check_into(
+            client.clone(),
+            namespace.to_owned(),
+            tx.clone(),
+        ))));
+    }
 }

@@ -45,9 +45,8 @@ pub struct Session {
     /// The diagnosis' one-shot reads (`Cmd::ReadLogTail`, `Cmd::Lookup`); finished ones are
     /// pruned when the next one starts.
     evidence: Vec<AbortOnDropHandle<()>>,
-    /// The access reviews (`cluster::access`), when enabled ([`Session::with_access_check`]):
-    /// the namespace last asked about and the task asking.
-    access: Option<(String, Option<AbortOnDropHandle<()>>)>,
+    /// The access reviews (`cluster::access`), when enabled ([`Session::with_access_check`]).
+    access: Option<super::access::AccessCheck>,
 }
 
 impl Session {
@@ -95,7 +94,7 @@ impl Session {
     /// session built by a test sends only what it asks for.
     #[must_use]
     pub fn with_access_check(mut self) -> Session {
-        self.access = Some((String::new(), None));
+        self.access = Some(super::access::AccessCheck::default());
         if !self.target.pod.is_empty() {
             self.check_access();
         }
@@ -105,18 +104,9 @@ impl Session {
     /// Starts the access reviews for the target's namespace unless they were asked for it
     /// already (or the check is off).
     fn check_access(&mut self) {
-        let namespace = self.target.namespace.clone();
-        let Some((asked, task)) = &mut self.access else {
-            return;
-        };
-        if *asked == namespace && task.is_some() {
-            return;
+        if let Some(check) = &mut self.access {
+            check.ask(&self.target.client, &self.target.namespace, &self.tx);
         }
-        asked.clone_from(&namespace);
-        let (client, tx) = (self.target.client.clone(), self.tx.clone());
-        *task = Some(AbortOnDropHandle::new(tokio::spawn(
-            super::access::check_into(client, namespace, tx),
-        )));
     }
 
     /// Runs the one-shot read `ask` on the runtime and sends the message it yields into the
