@@ -68,8 +68,9 @@ pub struct Access {
     /// The bearer token required on non-public paths; `None` disables authentication.
     pub token: Option<String>,
     /// Denied `(verb, resource)` pairs; verbs as in RBAC (`get`, `list`, `watch`, `create`,
-    /// `update`, `patch`, `delete`, `deletecollection`), resources with subresource
-    /// (`pods/exec`).
+    /// `update`, `patch`, `delete`, `deletecollection`) or `*` for all of them, resources with
+    /// subresource (`pods/exec`) or `*`. The access reviews answer from the same list
+    /// (`super::reviews`, `docs/permissions.md`).
     pub deny: Arc<Vec<(String, String)>>,
 }
 
