@@ -2,7 +2,7 @@
 //! `spec.namespace`, as allow rules (RBAC has no deny rules).
 //!
 //! The deny list is turned into allow rules: for every resource the simulator serves
-//! ([`served`]), one rule `{verbs, apiGroups: [group], resources: [resource]}` with the verbs
+//! ([`served`], read from discovery), one rule `{verbs, apiGroups: [group], resources: [resource]}` with the verbs
 //! discovery lists for it minus the denied ones (a resource with every verb denied has no rule);
 //! plus one non-resource rule, `get` on the discovery, OpenAPI, version and health paths (what
 //! the `system:discovery` and `system:public-info-viewer` ClusterRoles grant). `incomplete` is
@@ -15,17 +15,10 @@ use serde_json::{Value, json};
 
 use axum::http::HeaderMap;
 
-use super::{AUTHENTICATION, AUTHORIZATION, Deny, answered, protobuf, request_spec};
+use super::{AUTHORIZATION, Deny, answered, protobuf, request_spec};
 use crate::sim::api::auth::{VERBS, denies};
-use crate::sim::api::resource::Resource;
 use crate::sim::api::status::json_response;
-
-/// The verbs of a subresource read and written in place (`status`, `scale`,
-/// `ephemeralcontainers`).
-const IN_PLACE: [&str; 3] = ["get", "update", "patch"];
-/// The verbs of a connect subresource (`exec`, `attach`, `portforward`): `get` for a WebSocket
-/// upgrade, `create` for a POST (SPDY).
-const CONNECT: [&str; 2] = ["get", "create"];
+use crate::sim::api::workloads::discovery::resource_entries;
 
 /// The non-resource paths every authenticated user may `get`.
 pub const NON_RESOURCE_URLS: [&str; 11] = [
@@ -54,65 +47,39 @@ pub struct Served {
     pub verbs: Vec<&'static str>,
 }
 
-fn served_one(group: &'static str, resource: impl Into<String>, verbs: &[&'static str]) -> Served {
-    Served {
-        group,
-        resource: resource.into(),
-        verbs: verbs.to_vec(),
-    }
-}
-
-/// Every resource the simulator serves with its verbs: the core ones of `/api/v1` (pods and
-/// their subresources, events, namespaces), the workloads of [`Resource::WORKLOADS`] with
-/// `status` (and `scale`), and the reviews themselves (`create`).
+/// Every resource the simulator serves with its verbs, read from discovery
+/// (`workloads::discovery::resource_entries` of the core group and of every group in
+/// `GROUPS`, the reviews' own included), so a resource added there is listed here too. Verbs
+/// are put in RBAC's order; a resource served in two groups (Events in the core group and in
+/// `events.k8s.io`) has a rule in each.
 pub fn served() -> Vec<Served> {
-    let without_deletecollection: Vec<&str> = VERBS
-        .iter()
-        .copied()
-        .filter(|v| *v != "deletecollection")
-        .collect();
-    let mut out = vec![
-        served_one("", "pods", &VERBS),
-        served_one("", "pods/attach", &CONNECT),
-        served_one("", "pods/ephemeralcontainers", &IN_PLACE),
-        served_one("", "pods/exec", &CONNECT),
-        served_one("", "pods/log", &["get"]),
-        served_one("", "pods/portforward", &CONNECT),
-        served_one("", "pods/status", &IN_PLACE),
-        served_one("", "events", &VERBS),
-        served_one("", "namespaces", &without_deletecollection),
-    ];
-    for r in Resource::WORKLOADS {
-        out.push(served_one(r.group(), r.plural(), &VERBS));
-        out.push(served_one(
-            r.group(),
-            format!("{}/status", r.plural()),
-            &IN_PLACE,
-        ));
-        if r.has_scale() {
-            out.push(served_one(
-                r.group(),
-                format!("{}/scale", r.plural()),
-                &IN_PLACE,
-            ));
-        }
-    }
-    out.push(served_one(
-        AUTHORIZATION,
-        "selfsubjectaccessreviews",
-        &["create"],
-    ));
-    out.push(served_one(
-        AUTHORIZATION,
-        "selfsubjectrulesreviews",
-        &["create"],
-    ));
-    out.push(served_one(
-        AUTHENTICATION,
-        "selfsubjectreviews",
-        &["create"],
-    ));
-    out
+    let discovery = crate::sim::api::workloads::discovery::GROUPS;
+    std::iter::once("")
+        .chain(discovery)
+        .flat_map(|group| {
+            resource_entries(group)
+                .into_iter()
+                .filter_map(move |entry| {
+                    let resource = entry.get("name")?.as_str()?.to_string();
+                    let listed: Vec<&str> = entry
+                        .get("verbs")?
+                        .as_array()?
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    let verbs = VERBS
+                        .iter()
+                        .copied()
+                        .filter(|v| listed.contains(v))
+                        .collect();
+                    Some(Served {
+                        group,
+                        resource,
+                        verbs,
+                    })
+                })
+        })
+        .collect()
 }
 
 /// The `status` of a rules review under `deny` (the same in every namespace).
