@@ -6,6 +6,7 @@
 //! switch or a re-created pod) and the [`overlay::Overlay`] the UI is in. Messages of cluster
 //! tasks arrive stamped with their target's generation and are dropped once it is gone.
 
+pub mod access;
 pub mod cmd;
 pub mod config;
 pub mod diagnosis;

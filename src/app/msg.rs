@@ -139,6 +139,10 @@ pub enum Msg {
         /// What the GET said.
         lookup: crate::model::diagnosis::Lookup,
     },
+    /// The access reviews of one namespace were answered (`cluster::access`): whether `e`, `d`
+    /// and `f` are allowed there. Not stamped with a generation: it is about the namespace, and
+    /// `update` applies it to whichever target is in that namespace (`app::access`).
+    AccessChecked(crate::app::access::Permissions),
     /// SIGTERM / SIGHUP: leave cleanly.
     Quit,
 }

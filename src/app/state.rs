@@ -23,6 +23,10 @@ pub struct State {
     pub workload: Option<super::workload::WorkloadView>,
     /// What is over the pod view (help, a panel, the switcher, a prompt, the diagnosis).
     pub overlay: Overlay,
+    /// What RBAC lets the person do to pods of a namespace (`e`, `d`, `f`), as last answered
+    /// (`app::access`); `None` until the first answer. Outlives targets: it is about a
+    /// namespace, not a pod.
+    pub access: Option<super::access::Permissions>,
     /// The allocator the targets' generations come from (only grows).
     pub generations: Generations,
     /// The clock, set only by `Msg::Tick`.
@@ -57,6 +61,7 @@ impl State {
             target,
             workload: None,
             overlay: Overlay::None,
+            access: None,
             generations: Generations::new(),
             now,
             screen: None,

@@ -29,6 +29,8 @@ use crate::model::sanitize::sanitize;
 ///   a spec typed in the panel or a log search/filter prompt ([`super::overlay::Overlay`]) reads
 ///   raw keys, and so does the open switcher for its filter (characters, Backspace, Esc:
 ///   [`super::switcher::reads_key`]);
+/// - `AccessChecked` → kept in `state.access`; `e`/`d`/`f` refused there write why to the
+///   status line and ask nothing ([`super::access`]);
 /// - after a message the diagnosis reads, it is refreshed and the log tails and lookups it
 ///   wants are asked once each (`Cmd::ReadLogTail`, `Cmd::Lookup`, see [`super::evidence`]).
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
@@ -245,6 +247,10 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::evidence::looked_up(state, object, lookup);
             Vec::new()
         }
+        Msg::AccessChecked(permissions) => {
+            super::access::checked(state, permissions);
+            Vec::new()
+        }
         Msg::Quit => vec![Cmd::Quit],
     }
 }
@@ -323,6 +329,12 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         Action::CloseHelp => super::help::close(state),
         Action::HelpUp | Action::HelpDown | Action::HelpPageUp | Action::HelpPageDown => {
             super::help::scroll(state, action);
+            return Vec::new();
+        }
+        // A key RBAC refuses (asked in advance): the reason, and no request.
+        Action::OpenShell | Action::AddDebug | Action::ToggleForwards
+            if super::access::refuse_key(state, action) =>
+        {
             return Vec::new();
         }
         Action::OpenShell => return super::shell::open_shell(state),

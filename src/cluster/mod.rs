@@ -3,6 +3,7 @@
 //! ([`Session`]) and by the subcommands (the `cmd` layer); nothing here knows the command line.
 //! (Named `cluster`, not `kube`, so the `kube` crate is never shadowed.)
 
+pub mod access;
 pub mod config;
 pub mod debug;
 pub mod evidence;

@@ -45,6 +45,8 @@ pub struct Session {
     /// The diagnosis' one-shot reads (`Cmd::ReadLogTail`, `Cmd::Lookup`); finished ones are
     /// pruned when the next one starts.
     evidence: Vec<AbortOnDropHandle<()>>,
+    /// The access reviews (`cluster::access`), when enabled ([`Session::with_access_check`]).
+    access: Option<super::access::AccessCheck>,
 }
 
 impl Session {
@@ -82,6 +84,28 @@ impl Session {
             owner_check: None,
             namespace_check: None,
             evidence: Vec::new(),
+            access: None,
+        }
+    }
+
+    /// Asks the access reviews of `e`, `d` and `f` (`cluster::access`) for the target's
+    /// namespace now (when a pod or workload is targeted) and again whenever the target moves to
+    /// another namespace; the answers arrive as `Msg::AccessChecked`. Off by default, so a
+    /// session built by a test sends only what it asks for.
+    #[must_use]
+    pub fn with_access_check(mut self) -> Session {
+        self.access = Some(super::access::AccessCheck::default());
+        if !self.target.pod.is_empty() {
+            self.check_access();
+        }
+        self
+    }
+
+    /// Starts the access reviews for the target's namespace unless they were asked for it
+    /// already (or the check is off).
+    fn check_access(&mut self) {
+        if let Some(check) = &mut self.access {
+            check.ask(&self.target.client, &self.target.namespace, &self.tx);
         }
     }
 
@@ -133,6 +157,7 @@ impl Session {
             self.log_source = Some(LogSource::new(transport, &self.target.client, namespace));
         }
         self.restart_pod_watch(api);
+        self.check_access();
     }
 
     /// Aborts the tasks bound to one pod instance (events, logs, one-shot reads).

@@ -181,7 +181,9 @@ pub async fn run_tui_prepared(
         pod: state.target.name.clone(),
         ..target
     };
-    let mut session = Session::start(target, tx).with_log_transport(args.log_transport);
+    let mut session = Session::start(target, tx)
+        .with_log_transport(args.log_transport)
+        .with_access_check();
     for cmd in &first {
         session.execute(cmd);
     }

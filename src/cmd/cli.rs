@@ -206,6 +206,10 @@ pub struct DemoArgs {
     /// Default (also when blank): `bash`, else `sh`.
     #[arg(long, env = "PODSCOPE_SHELL", value_name = "CMD", value_parser = parse_shell)]
     pub shell: Option<String>,
+    /// Make the demo cluster refuse VERB on RESOURCE with a 403, as RBAC would (e.g.
+    /// `create:pods/exec` greys `e`); repeatable, as `podscope sim --deny`.
+    #[arg(long = "deny", value_name = "VERB:RESOURCE", value_parser = crate::sim::parse_deny)]
+    pub deny: Vec<crate::sim::DenyRule>,
 }
 
 #[cfg(test)]

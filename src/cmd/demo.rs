@@ -83,6 +83,7 @@ pub async fn run(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
             SimClock::Real
         },
         shift_to_now: true,
+        deny: args.deny.iter().map(crate::sim::DenyRule::pair).collect(),
         ..SimConfig::demo()
     })
     .await

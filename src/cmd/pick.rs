@@ -85,7 +85,9 @@ async fn run_picker(
     let config = tui_config(args, all_namespaces);
     let mut state = crate::app::State::with_config(config, &target.namespace, "", now);
     let cmds = crate::app::switcher::open_standalone(&mut state);
-    let mut session = Session::without_pod(target, tx).with_log_transport(args.log_transport);
+    let mut session = Session::without_pod(target, tx)
+        .with_log_transport(args.log_transport)
+        .with_access_check();
     for cmd in &cmds {
         session.execute(cmd);
     }

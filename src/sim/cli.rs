@@ -40,10 +40,65 @@ pub struct SimArgs {
     /// event ages) use the wall clock, so start with --now in the past to keep them valid.
     #[arg(long, value_name = "N")]
     pub speed: Option<f64>,
+    /// Refuse VERB on RESOURCE with the API server's 403 Forbidden, as RBAC would (e.g.
+    /// `create:pods/exec`, `get:pods/log`, `patch:pods/ephemeralcontainers`, `*:pods/portforward`);
+    /// repeatable. Everything else stays allowed; `kubectl auth can-i` answers from the same list.
+    #[arg(long = "deny", value_name = "VERB:RESOURCE", value_parser = parse_deny)]
+    pub deny: Vec<DenyRule>,
     /// Use the reduced CrashLoopBackOff curve of the `ReduceDefaultCrashLoopBackOffDecay` gate
     /// (1 s doubling to 60 s) instead of the default 10 s doubling to 300 s.
     #[arg(long)]
     pub reduced_backoff: bool,
+}
+
+/// One `--deny VERB:RESOURCE` value: an RBAC verb (or `*`) and a resource with its optional
+/// subresource (`pods/exec`), as `SimConfig::deny` holds them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DenyRule {
+    /// `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, `deletecollection` or `*`.
+    pub verb: String,
+    /// `pods`, `pods/exec`, `deployments/scale`, `*`.
+    pub resource: String,
+}
+
+impl DenyRule {
+    /// The `(verb, resource)` pair of `SimConfig::deny`.
+    #[must_use]
+    pub fn pair(&self) -> (String, String) {
+        (self.verb.clone(), self.resource.clone())
+    }
+}
+
+/// Parses `VERB:RESOURCE` (`create:pods/exec`). Errors: the text clap prints after
+/// `invalid value … for '--deny <VERB:RESOURCE>'`: no colon, an unknown verb (RBAC's verbs of
+/// `api::auth::VERBS` or `*`), or a resource that is empty, has spaces or more than one `/`.
+pub fn parse_deny(text: &str) -> Result<DenyRule, String> {
+    let Some((verb, resource)) = text.split_once(':') else {
+        return Err("expected VERB:RESOURCE, e.g. create:pods/exec".to_string());
+    };
+    if verb != "*" && !super::api::auth::VERBS.contains(&verb) {
+        return Err(format!(
+            "unknown verb {verb:?}: one of {} or *",
+            super::api::auth::VERBS.join(", ")
+        ));
+    }
+    let valid = |part: &str| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-.*".contains(c))
+    };
+    let parts: Vec<&str> = resource.split('/').collect();
+    if parts.len() > 2 || !parts.iter().all(|p| valid(p)) {
+        return Err(format!(
+            "invalid resource {resource:?}: a resource in lower case with an optional \
+             /subresource, e.g. pods/exec"
+        ));
+    }
+    Ok(DenyRule {
+        verb: verb.to_string(),
+        resource: resource.to_string(),
+    })
 }
 
 /// The help text of `--scenario`: the built-in names, from [`super::builtin_scenarios`] in its
@@ -84,6 +139,7 @@ pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
         shift_to_now: args.shift_to_now,
         insecure_http: args.insecure_http,
         scenarios: args.scenarios.clone(),
+        deny: args.deny.iter().map(DenyRule::pair).collect(),
         ..SimConfig::default()
     };
     let mut cfg = cfg;
@@ -129,7 +185,24 @@ async fn wait_for_signal() -> color_eyre::Result<()> {
 mod tests {
     use clap::Args;
 
-    use super::{SimArgs, scenario_help};
+    use super::{SimArgs, parse_deny, scenario_help};
+
+    /// `--deny` takes `VERB:RESOURCE` with one of RBAC's verbs or `*`.
+    #[test]
+    fn deny_values_are_verb_and_resource() {
+        let rule = parse_deny("create:pods/exec").expect("valid");
+        assert_eq!(rule.pair(), ("create".into(), "pods/exec".into()));
+        assert_eq!(parse_deny("*:pods/log").expect("valid").verb, "*");
+        assert!(parse_deny("pods/exec").is_err());
+        let unknown = parse_deny("exec:pods").expect_err("unknown verb");
+        assert!(
+            unknown.starts_with("unknown verb \"exec\": one of get, list,"),
+            "{unknown}"
+        );
+        assert!(parse_deny("get:").is_err());
+        assert!(parse_deny("get:pods/exec/x").is_err());
+        assert!(parse_deny("get:Pods").is_err());
+    }
 
     /// `podscope sim --help` names every built-in scenario.
     #[test]

@@ -45,7 +45,7 @@ pub use api::status::ApiError;
 pub use api::store::logbuf::{LOG_MAX_BYTES, LOG_MAX_LINES};
 pub use api::store::{Change, ChangeType, HISTORY_LIMIT, LogLine, Propagation, Store};
 pub use api::watch::BOOKMARK_INTERVAL;
-pub use cli::{SimArgs, run_cli};
+pub use cli::{DenyRule, SimArgs, parse_deny, run_cli};
 pub use clock::SimClock;
 pub use fixture::{Fixture, load_fixture, log_owner};
 pub use scenario::{
@@ -73,7 +73,9 @@ pub struct SimConfig {
     /// RBAC denials for tests: `(verb, resource)` pairs answered 403 Forbidden, e.g.
     /// `("watch", "pods")`, `("list", "events")`, `("patch", "pods/ephemeralcontainers")`;
     /// `("create", "pods/exec")` also refuses WebSocket exec, a GET, as kube-apiserver ≥ 1.35
-    /// does (see [`api::auth`]).
+    /// does (see [`api::auth`]); a verb `*` denies every verb. The access reviews
+    /// (`kubectl auth can-i`, [`api::reviews`]) answer from the same list
+    /// (`docs/permissions.md`).
     pub deny: Vec<(String, String)>,
     /// Scenarios to create at start: built-in names (see [`builtin_scenarios`]) or YAML files.
     pub scenarios: Vec<PathBuf>,
@@ -191,6 +193,7 @@ impl Simulator {
             return Err(SimError::NotLoopback(cfg.listen));
         }
         let store = Store::new(cfg.clock);
+        api::core::namespaces::seed(&store)?;
         let now = cfg.clock.now();
         let mut namespace = None;
         for dir in &cfg.fixtures {
@@ -205,6 +208,10 @@ impl Simulator {
                     .clone()
                     .unwrap_or_else(|| "default".into())
             });
+            api::core::namespaces::ensure(
+                &store,
+                fx.pod.metadata.namespace.as_deref().unwrap_or("default"),
+            )?;
             store.create_pod(fx.pod.clone())?;
             for ev in &fx.events {
                 store.add_event(ev.clone())?;
@@ -240,6 +247,7 @@ impl Simulator {
             addr: cfg.listen,
             source,
         })?;
+        api::core::seed::kubernetes_service(&store, addr)?;
         let scheme = if cfg.insecure_http { "http" } else { "https" };
         let url = match addr {
             SocketAddr::V4(a) => format!("{scheme}://{}:{}", a.ip(), a.port()),
@@ -251,6 +259,11 @@ impl Simulator {
             Some(tls::generate()?)
         };
         let token = serving.as_ref().map(|_| new_token());
+        let ca = serving
+            .as_ref()
+            .map(|s| s.ca_pem.clone())
+            .unwrap_or_default();
+        tokio::spawn(api::core::namespaces::run(store.clone(), ca));
         let (kubeconfig, owns_kubeconfig) = match &cfg.kubeconfig_out {
             Some(p) => (p.clone(), false),
             None => (
@@ -276,6 +289,7 @@ impl Simulator {
         };
         let app = api::routes::router(store.clone())
             .merge(api::openapi::router())
+            .merge(api::reviews::router(access.deny.clone()))
             .layer(axum::middleware::from_fn_with_state(
                 access,
                 api::auth::check,

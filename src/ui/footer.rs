@@ -8,6 +8,10 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::app::keymap;
 use crate::app::state::State;
 
+/// What a key RBAC refuses says after its description (`e shell (forbidden)`, dimmed whole;
+/// `app::access`).
+pub const FORBIDDEN: &str = " (forbidden)";
+
 /// Rows the footer wants at `width` columns: one for the key hints, the status line wrapped
 /// (a failed shell's whole error).
 #[must_use]
@@ -29,7 +33,8 @@ fn status_paragraph(status: &str, state: &State) -> Paragraph<'static> {
 /// Draws `j/↓ next container  k/↑ previous container  l logs  e shell  …  ? help  q quit` (the
 /// rows active in the current mode: the port-forward panel's or the pod switcher's keys while one is open),
 /// or the log pane's status line (saved file, no match, how a shell ended) when there is one,
-/// wrapped onto the rows the layout gave it.
+/// wrapped onto the rows the layout gave it. A key the access reviews refused (`e`, `d`, `f`:
+/// `app::access::refused`) is drawn dimmed, key included, with [`FORBIDDEN`] after it.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.config.theme;
     if let Some(status) = &state.target.logs.status {
@@ -46,9 +51,13 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     if state.workload.is_some() && state.target.name.is_empty() && !mode.switcher {
         groups.retain(|(a, _, _)| matches!(a, keymap::Action::ToggleHelp | keymap::Action::Quit));
     }
+    let refused = |a: keymap::Action| crate::app::access::refused(state, a);
     let width = |g: &[(keymap::Action, Vec<String>, &str)]| -> usize {
         g.iter()
-            .map(|(_, k, d)| super::width::cells(&k.join("/")) + 1 + super::width::cells(d) + 2)
+            .map(|(a, k, d)| {
+                let suffix = if refused(*a) { FORBIDDEN.len() } else { 0 };
+                super::width::cells(&k.join("/")) + 1 + super::width::cells(d) + suffix + 2
+            })
             .sum()
     };
     // Too narrow: first drop the container moves (the arrow keys are guessable), then `Enter
@@ -77,12 +86,18 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         groups.remove(at.unwrap_or(end - 1));
     }
     let mut spans = Vec::new();
-    for (_, keys, description) in groups {
+    for (action, keys, description) in groups {
         if !spans.is_empty() {
             spans.push(Span::raw("  "));
         }
-        spans.push(Span::styled(keys.join("/"), t.key));
-        spans.push(Span::styled(format!(" {description}"), t.dim));
+        if refused(action) {
+            let greyed = t.dim.add_modifier(ratatui::style::Modifier::DIM);
+            spans.push(Span::styled(keys.join("/"), greyed));
+            spans.push(Span::styled(format!(" {description}{FORBIDDEN}"), greyed));
+        } else {
+            spans.push(Span::styled(keys.join("/"), t.key));
+            spans.push(Span::styled(format!(" {description}"), t.dim));
+        }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

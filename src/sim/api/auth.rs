@@ -33,6 +33,31 @@ use super::status::ApiError;
 /// The user name the simulator's token authenticates as (used in Forbidden messages).
 pub const USER: &str = "podscope-sim";
 
+/// The groups of [`USER`]: `system:authenticated` only. Not `system:masters`: kube-apiserver
+/// lets that group past every authorizer (a privileged-group short cut before RBAC), so a member
+/// could not be refused anything and the deny list would contradict it. The permissions are
+/// instead one ClusterRole bound to the user ([`ROLE`]), which allows what the deny list does
+/// not refuse (`docs/permissions.md`).
+pub const GROUPS: [&str; 1] = ["system:authenticated"];
+
+/// The name of the ClusterRole and of the ClusterRoleBinding that grant [`USER`] its
+/// permissions, as access reviews name them (`RBAC: allowed by ClusterRoleBinding
+/// "podscope-sim" of ClusterRole "podscope-sim" to User "podscope-sim"`).
+pub const ROLE: &str = "podscope-sim";
+
+/// RBAC's verbs for resource requests, in the order kube-apiserver's discovery and role
+/// printers list them (`*` stands for all of them in a deny entry).
+pub const VERBS: [&str; 8] = [
+    "get",
+    "list",
+    "watch",
+    "create",
+    "update",
+    "patch",
+    "delete",
+    "deletecollection",
+];
+
 /// Paths answered without credentials (prefix match on whole segments).
 pub const PUBLIC_PATHS: [&str; 4] = ["/healthz", "/livez", "/readyz", "/version"];
 
@@ -43,9 +68,26 @@ pub struct Access {
     /// The bearer token required on non-public paths; `None` disables authentication.
     pub token: Option<String>,
     /// Denied `(verb, resource)` pairs; verbs as in RBAC (`get`, `list`, `watch`, `create`,
-    /// `update`, `patch`, `delete`, `deletecollection`), resources with subresource
-    /// (`pods/exec`).
+    /// `update`, `patch`, `delete`, `deletecollection`) or `*` for all of them, resources with
+    /// subresource (`pods/exec`) or `*`. The access reviews answer from the same list
+    /// (`super::reviews`, `docs/permissions.md`).
     pub deny: Arc<Vec<(String, String)>>,
+}
+
+impl Access {
+    /// Whether the deny list refuses `verb` on `resource` (`pods`, `pods/exec`): an entry with
+    /// that verb, or with `*`, and that resource. A request for verb `*` (an access review's
+    /// "every verb") is refused when any verb of the resource is.
+    pub fn denies(&self, verb: &str, resource: &str) -> bool {
+        denies(&self.deny, verb, resource)
+    }
+}
+
+/// [`Access::denies`] over a deny list.
+pub fn denies(deny: &[(String, String)], verb: &str, resource: &str) -> bool {
+    deny.iter().any(|(v, r)| {
+        (r == resource || r == "*" || resource == "*") && (v == verb || v == "*" || verb == "*")
+    })
 }
 
 /// The authorization attributes of one resource request.
@@ -213,7 +255,7 @@ pub async fn check(State(access): State<Access>, req: Request, next: Next) -> Re
         && let Some(attrs) = attributes(req.method(), &path, req.uri().query())
     {
         let full = attrs.full_resource();
-        let denied = |verb: &str| access.deny.iter().any(|(v, r)| v == verb && *r == full);
+        let denied = |verb: &str| access.denies(verb, &full);
         if denied(attrs.verb) {
             return attrs.forbidden(USER).into_response();
         }
@@ -322,6 +364,16 @@ mod tests {
             (ec.verb, ec.full_resource().as_str(), ec.is_pod_connect()),
             ("patch", "pods/ephemeralcontainers", false)
         );
+    }
+
+    #[test]
+    fn a_star_verb_denies_every_verb() {
+        let deny = vec![("*".to_string(), "pods/log".to_string())];
+        assert!(denies(&deny, "get", "pods/log"));
+        assert!(!denies(&deny, "get", "pods"));
+        let exec = vec![("create".to_string(), "pods/exec".to_string())];
+        assert!(denies(&exec, "*", "pods/exec"));
+        assert!(!denies(&exec, "get", "pods/exec"));
     }
 
     #[test]

@@ -3,12 +3,13 @@
 //! ([`store`]), watches ([`watch`]), server-side Tables ([`table`]), selectors ([`select`]),
 //! query strings ([`query`]), request bodies ([`decode`]) and the framework's rejections
 //! ([`rejection`]), writes ([`writes`], [`admission`],
-//! [`patch`], [`ephemeral`]), `pods/log` ([`logs`]), the objects a pod refers to
-//! ([`related`]) and `metav1.Status` errors ([`status`]). Every answer follows the wire
-//! protocol of `docs/protocols.md`.
+//! [`patch`], [`ephemeral`]), `pods/log` ([`logs`]), the core objects around a pod
+//! ([`core`]), the access reviews ([`reviews`]) and `metav1.Status` errors ([`status`]). Every
+//! answer follows the wire protocol of `docs/protocols.md`.
 
 pub(crate) mod admission;
 pub(crate) mod auth;
+pub(crate) mod core;
 pub(crate) mod decode;
 pub(crate) mod ephemeral;
 pub(crate) mod label_selector;
@@ -19,8 +20,8 @@ pub(crate) mod patch;
 pub(crate) mod pod_update;
 pub(crate) mod query;
 pub(crate) mod rejection;
-pub(crate) mod related;
 pub(crate) mod resource;
+pub(crate) mod reviews;
 pub(crate) mod routes;
 pub(crate) mod select;
 pub(crate) mod status;

@@ -9,6 +9,8 @@
 //! kubelet driver), [`workloads`] (the apps/v1 and batch/v1 objects), [`stream_cuts`] (a test knob that cuts the open exec/port-forward connections), [`container_fs`] (the containers' writable layers).
 
 mod container_fs;
+#[cfg(test)]
+mod core_tests;
 mod history;
 mod intents;
 pub(crate) mod logbuf;
