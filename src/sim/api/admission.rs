@@ -18,6 +18,8 @@ use k8s_openapi::api::core::v1::{
 use super::status::ApiError;
 use super::store::{Intent, Store};
 
+pub mod service_account;
+
 /// The fields the API server would reject, as `field: Required value` style causes.
 pub(crate) fn validate(pod: &Pod) -> Vec<String> {
     let mut causes = Vec::new();
@@ -207,7 +209,10 @@ pub fn create_pod_and_run(store: &Store, ns: &str, mut pod: Pod) -> Result<Pod, 
     }
     apply_defaults(&mut pod);
     // A fresh uid per incarnation: a pod recreated under the same name is another object.
-    pod.metadata.uid = Some(fresh_uid(ns, &name, store.resource_version(), store.now()));
+    let uid = fresh_uid(ns, &name, store.resource_version(), store.now());
+    let suffix = generated_suffix(crate::sim::kubelet::hash64(7, &[&uid]));
+    service_account::admit(&mut pod, None, &suffix);
+    pod.metadata.uid = Some(uid);
     pod.metadata.creation_timestamp = None;
     pod.metadata.deletion_timestamp = None;
     pod.metadata.deletion_grace_period_seconds = None;

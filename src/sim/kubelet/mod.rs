@@ -22,11 +22,14 @@
 
 mod backoff;
 mod backoff_messages;
+pub mod config_refs;
 pub(crate) mod driver;
+mod env_gate;
 mod events;
 mod images;
 mod ip;
 mod lifecycle;
+mod mounts;
 mod pod_state;
 mod probes;
 mod status;
@@ -154,6 +157,8 @@ pub(crate) struct Node {
     pub images: HashSet<String>,
     pub ips: ip::PodIps,
     pub out: Vec<Change>,
+    /// The ConfigMaps/Secrets the kubelet reads and the pods waiting for their volumes.
+    pub mounts: mounts::Mounts,
 }
 
 impl Node {
@@ -223,6 +228,7 @@ impl Kubelet {
                 images: HashSet::new(),
                 ips,
                 out: Vec::new(),
+                mounts: mounts::Mounts::default(),
             },
             pods: BTreeMap::new(),
         }
@@ -289,6 +295,7 @@ impl Kubelet {
                 self.node.restarts.forget_prefix(&format!("{}/", run.uid));
                 self.node.pulls.forget_prefix(&format!("{}/", run.uid));
                 self.node.events.forget_uid(&run.uid);
+                self.node.mounts.forget(&run.uid);
                 self.node.out.push(Change::Removed {
                     namespace: task.key.0.clone(),
                     name: task.key.1.clone(),
@@ -299,6 +306,12 @@ impl Kubelet {
             }
         }
         std::mem::take(&mut self.node.out)
+    }
+
+    /// The ConfigMaps and Secrets the kubelet reads from now on (env references and volumes,
+    /// [`config_refs`]); the driver refreshes them from the store before every pass.
+    pub fn set_config_sources(&mut self, sources: config_refs::ConfigSources) {
+        self.node.mounts.sources = sources;
     }
 
     /// When [`Kubelet::advance`] next has something to do (`None`: nothing queued).
