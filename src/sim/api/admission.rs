@@ -16,7 +16,7 @@ use k8s_openapi::api::core::v1::{
 };
 
 use super::status::ApiError;
-use super::store::{Intent, Store};
+use super::store::Store;
 
 pub mod service_account;
 
@@ -211,7 +211,8 @@ pub fn create_pod_and_run(store: &Store, ns: &str, mut pod: Pod) -> Result<Pod, 
     // A fresh uid per incarnation: a pod recreated under the same name is another object.
     let uid = fresh_uid(ns, &name, store.resource_version(), store.now());
     let suffix = generated_suffix(crate::sim::kubelet::hash64(7, &[&uid]));
-    service_account::admit(&mut pod, None, &suffix);
+    let sa_automount = service_account::lookup(store, ns, &name, &pod)?;
+    service_account::admit(&mut pod, sa_automount, &suffix);
     pod.metadata.uid = Some(uid);
     pod.metadata.creation_timestamp = None;
     pod.metadata.deletion_timestamp = None;
@@ -220,10 +221,7 @@ pub fn create_pod_and_run(store: &Store, ns: &str, mut pod: Pod) -> Result<Pod, 
         spec.node_name = None;
     }
     let created = store.create_pod(pod)?;
-    store.submit(Intent::Admit {
-        namespace: ns.to_string(),
-        name,
-    });
+    crate::sim::scheduler::schedule(store, ns, &name);
     Ok(created)
 }
 

@@ -23,6 +23,7 @@
 mod backoff;
 mod backoff_messages;
 pub mod config_refs;
+mod config_store;
 pub(crate) mod driver;
 mod env_gate;
 mod events;

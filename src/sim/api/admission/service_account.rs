@@ -11,6 +11,10 @@ use k8s_openapi::api::core::v1::{
     VolumeMount, VolumeProjection,
 };
 
+use crate::sim::api::object::{Object, Resource};
+use crate::sim::api::status::ApiError;
+use crate::sim::api::store::Store;
+
 /// Where the token, `ca.crt` and `namespace` files appear in each container.
 pub const MOUNT_PATH: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
 /// The prefix of the generated volume name (`kube-api-access-` + 5 characters).
@@ -66,6 +70,30 @@ pub fn api_access_volume(name: &str) -> Volume {
             ..Default::default()
         }),
         ..Default::default()
+    }
+}
+
+/// The named ServiceAccount's `automountServiceAccountToken` (`None` when unset), looked up
+/// as the plugin does before admitting pod `name` in `ns`. The `default` account is taken as
+/// existing even before the ServiceAccount controller created it (so pods created at start are
+/// not refused). Errors: 403 Forbidden `pods "x" is forbidden: error looking up service account
+/// ns/sa: serviceaccount "sa" not found`.
+pub fn lookup(store: &Store, ns: &str, name: &str, pod: &Pod) -> Result<Option<bool>, ApiError> {
+    let spec = pod.spec.as_ref();
+    let sa = spec
+        .and_then(|s| s.service_account_name.clone().filter(|n| !n.is_empty()))
+        .or_else(|| spec.and_then(|s| s.service_account.clone().filter(|n| !n.is_empty())))
+        .unwrap_or_else(|| "default".into());
+    match store.object(Resource::ServiceAccounts, ns, &sa) {
+        Some(Object::ServiceAccount(a)) => Ok(a.automount_service_account_token),
+        _ if sa == "default" => Ok(None),
+        _ => Err(ApiError {
+            code: 403,
+            reason: "Forbidden",
+            message: format!(
+                "pods \"{name}\" is forbidden: error looking up service account {ns}/{sa}: serviceaccount \"{sa}\" not found"
+            ),
+        }),
     }
 }
 
