@@ -422,3 +422,50 @@ async fn endpoint_slices_follow_readiness_and_pods_get_the_api_access_volume() {
     );
     sim.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_config_map_volume_fails_the_mount_until_created() {
+    let Some((sim, cache)) = start_dynamic_for_kubectl(5.0).await else {
+        return;
+    };
+    let store = sim.store();
+    let dir = cache.path();
+    kubectl_apply(
+        &sim,
+        dir,
+        "mounts",
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: mounts\nspec:\n  containers:\n  - name: app\n    image: nginx:1.29\n    volumeMounts:\n    - name: cfg\n      mountPath: /etc/cfg\n  volumes:\n  - name: cfg\n    configMap:\n      name: app-config\n",
+    )
+    .await;
+    let want = (
+        "FailedMount".to_string(),
+        "MountVolume.SetUp failed for volume \"cfg\" : configmap \"app-config\" not found"
+            .to_string(),
+    );
+    assert!(
+        wait_until(Duration::from_secs(10), || events_of(&store, "mounts")
+            .contains(&want))
+        .await,
+        "events: {:?}",
+        events_of(&store, "mounts")
+    );
+    let p = store.pod("default", "mounts").expect("pod");
+    assert_eq!(
+        p.status.as_ref().and_then(|s| s.phase.as_deref()),
+        Some("Pending")
+    );
+    assert!(
+        !p.status
+            .iter()
+            .flat_map(|s| s.conditions.iter().flatten())
+            .any(|c| c.type_ == "PodReadyToStartContainers")
+    );
+    store
+        .create_object(obj(
+            Resource::ConfigMaps,
+            serde_json::json!({"metadata": {"name": "app-config", "namespace": "default"}, "data": {"a": "1"}}),
+        ))
+        .expect("configmap created");
+    wait_pod(&store, "mounts", 30, running).await;
+    sim.shutdown().await;
+}

@@ -9,6 +9,11 @@
 //! `imagePullPolicy` (`Always` for `:latest` or no tag, else `IfNotPresent`), `resources: {}`,
 //! port `protocol: TCP`, probe `timeoutSeconds 1, periodSeconds 10, successThreshold 1,
 //! failureThreshold 3`, httpGet `scheme: HTTP`, `path: /`; `status.phase: Pending`.
+//!
+//! Then the ServiceAccount plugin ([`service_account`]: the account must exist, the
+//! `kube-api-access-*` volume and mounts) and the scheduler's volume check
+//! (`crate::sim::scheduler`: a pod on a missing or unbound PVC is held back instead of being
+//! handed to the kubelet); `docs/kubelet-references.md`.
 
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::api::core::v1::{
