@@ -3,8 +3,9 @@
 //! §PersistentVolumes, §ServiceAccounts): a pod waiting in CreateContainerConfigError until its
 //! ConfigMap or Secret key exists, a pod Pending on its PVC until a PV binds it, a Service's
 //! EndpointSlice following its pods' readiness, and the `kube-api-access-*` volume admission
-//! adds. ConfigMaps, Secrets, PVCs, PVs and Services are written through the store
-//! (`Store::create_object`): the HTTP routes for them belong to another part of the tree.
+//! adds. The first ConfigMap is made with `kubectl create configmap`; the other objects are
+//! written through the store (`Store::create_object`), and the slices read from it (the
+//! simulator serves no `endpointslices` route yet).
 
 mod common;
 
@@ -104,12 +105,14 @@ async fn missing_config_map_and_secret_key_hold_the_container_until_created() {
         "events: {:?}",
         events_of(&store, "envfrom")
     );
-    store
-        .create_object(obj(
-            Resource::ConfigMaps,
-            serde_json::json!({"metadata": {"name": "app-config", "namespace": "default"}, "data": {"A": "1"}}),
-        ))
-        .expect("configmap created");
+    let (ok, out, err) = run(
+        &sim,
+        dir,
+        &["create", "configmap", "app-config", "--from-literal=A=1"],
+    )
+    .await;
+    assert!(ok, "kubectl create configmap: {err}");
+    assert_eq!(out.trim(), "configmap/app-config created");
     wait_pod(&store, "envfrom", 30, running).await;
     assert_eq!(status_column(&sim, dir, "envfrom").await, "Running");
 
@@ -322,9 +325,15 @@ async fn endpoint_slices_follow_readiness_and_pods_get_the_api_access_volume() {
         .list(Resource::EndpointSlices, Some("default"))
         .0
         .into_iter()
-        .next()
+        .find(|o| {
+            o.meta()
+                .labels
+                .as_ref()
+                .and_then(|l| l.get("kubernetes.io/service-name"))
+                .is_some_and(|n| n == "web")
+        })
     else {
-        panic!("one slice");
+        panic!("web's slice");
     };
     assert!(
         s.metadata
