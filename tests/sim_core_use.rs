@@ -378,6 +378,17 @@ async fn endpoint_slices_follow_readiness_and_pods_get_the_api_access_volume() {
         vec![ip_a]
     );
     assert_eq!(subset.not_ready_addresses.as_ref().map(Vec::len), Some(1));
+    let (ok, out, err) = run(&sim, dir, &["describe", "svc", "web"]).await;
+    assert!(ok, "kubectl describe svc: {err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("Endpoints:"))
+        .unwrap_or_default();
+    assert_eq!(
+        line.split_whitespace().nth(1),
+        Some(format!("{}:8080", subset.addresses.as_ref().expect("ready")[0].ip).as_str()),
+        "{out}"
+    );
 
     // Admission: the API-access volume and its mount, as kubectl reads them back.
     let (ok, out, err) = run(&sim, dir, &["get", "pod", "web-a", "-o", "json"]).await;
