@@ -97,10 +97,22 @@ async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
         want,
         "kubectl get -w printed:\n{printed}"
     );
-    // Re-applying the same manifest is a no-op.
+    // Re-applying the same manifest is a no-op for the server. kubectl still sends (and says
+    // `configured` for) a patch of `$setElementOrder` directives only, because admission added
+    // the `kube-api-access-*` volume and mounts the manifest does not list: the
+    // resourceVersion does not move.
+    let rv = sim
+        .store()
+        .pod("default", "hello")
+        .and_then(|p| p.metadata.resource_version);
     let (ok, out, err) = run_file(&sim, cache.path(), "apply", &path).await;
     assert!(ok, "re-apply failed: {err}");
-    assert_eq!(out.trim(), "pod/hello unchanged");
+    assert_eq!(out.trim(), "pod/hello configured");
+    let after = sim
+        .store()
+        .pod("default", "hello")
+        .and_then(|p| p.metadata.resource_version);
+    assert_eq!(after, rv, "the order-only patch changed the pod");
     // A real change (one more label) is sent as a strategic merge patch that leaves the
     // containers alone; applying the original again removes the label (three-way apply).
     let manifest = std::fs::read_to_string(&path).expect("hello.yaml");
@@ -114,7 +126,7 @@ async fn kubectl_apply_hello_then_watch_shows_the_seed_sequence() {
     std::fs::write(&changed, labelled).expect("write manifest");
     for (file, printed, tier) in [
         (&changed, "pod/hello configured", Some("web")),
-        (&changed, "pod/hello unchanged", Some("web")),
+        (&changed, "pod/hello configured", Some("web")),
         (&path, "pod/hello configured", None),
     ] {
         let (ok, out, err) = run_file(&sim, cache.path(), "apply", file).await;

@@ -25,6 +25,7 @@ mod kubeconfig;
 pub mod kubelet;
 pub mod runtime;
 mod scenario;
+mod scheduler;
 pub mod spdy;
 pub mod stream;
 pub mod tls;

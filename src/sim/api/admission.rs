@@ -9,6 +9,11 @@
 //! `imagePullPolicy` (`Always` for `:latest` or no tag, else `IfNotPresent`), `resources: {}`,
 //! port `protocol: TCP`, probe `timeoutSeconds 1, periodSeconds 10, successThreshold 1,
 //! failureThreshold 3`, httpGet `scheme: HTTP`, `path: /`; `status.phase: Pending`.
+//!
+//! Then the ServiceAccount plugin ([`service_account`]: the account must exist, the
+//! `kube-api-access-*` volume and mounts) and the scheduler's volume check
+//! (`crate::sim::scheduler`: a pod on a missing or unbound PVC is held back instead of being
+//! handed to the kubelet); `docs/kubelet-references.md`.
 
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::api::core::v1::{
@@ -16,7 +21,9 @@ use k8s_openapi::api::core::v1::{
 };
 
 use super::status::ApiError;
-use super::store::{Intent, Store};
+use super::store::Store;
+
+pub mod service_account;
 
 /// The fields the API server would reject, as `field: Required value` style causes.
 pub(crate) fn validate(pod: &Pod) -> Vec<String> {
@@ -207,7 +214,11 @@ pub fn create_pod_and_run(store: &Store, ns: &str, mut pod: Pod) -> Result<Pod, 
     }
     apply_defaults(&mut pod);
     // A fresh uid per incarnation: a pod recreated under the same name is another object.
-    pod.metadata.uid = Some(fresh_uid(ns, &name, store.resource_version(), store.now()));
+    let uid = fresh_uid(ns, &name, store.resource_version(), store.now());
+    let suffix = generated_suffix(crate::sim::kubelet::hash64(7, &[&uid]));
+    let sa_automount = service_account::lookup(store, ns, &name, &pod)?;
+    service_account::admit(&mut pod, sa_automount, &suffix);
+    pod.metadata.uid = Some(uid);
     pod.metadata.creation_timestamp = None;
     pod.metadata.deletion_timestamp = None;
     pod.metadata.deletion_grace_period_seconds = None;
@@ -215,10 +226,7 @@ pub fn create_pod_and_run(store: &Store, ns: &str, mut pod: Pod) -> Result<Pod, 
         spec.node_name = None;
     }
     let created = store.create_pod(pod)?;
-    store.submit(Intent::Admit {
-        namespace: ns.to_string(),
-        name,
-    });
+    crate::sim::scheduler::schedule(store, ns, &name);
     Ok(created)
 }
 

@@ -17,12 +17,15 @@ pub mod cronjob;
 pub mod daemonset;
 pub mod deployment;
 pub(crate) mod driver;
+pub mod endpointslice;
 mod events;
 pub mod gc;
 pub mod hash;
 pub mod job;
 pub mod pods;
+pub mod pv_binder;
 pub mod replicaset;
+pub mod serviceaccount;
 pub mod statefulset;
 #[cfg(test)]
 mod testing;

@@ -63,6 +63,7 @@ pub(crate) fn step(
     uids: &mut HashMap<(String, String), String>,
 ) {
     let now = store.now();
+    kubelet.set_config_sources(super::config_store::sources(store));
     let mut changes = Vec::new();
     for intent in store.take_intents() {
         match intent {

@@ -98,7 +98,10 @@ pub(crate) fn admit(node: &mut Node, mut pod: Pod, now: Timestamp) -> PodRun {
 
 /// The sandbox is up (`PodReadyToStartContainers`); sync right away.
 pub(crate) fn sandbox(node: &mut Node, run: &mut PodRun, at: Timestamp) {
-    if run.terminating.is_some() {
+    if run.terminating.is_some() || run.sandbox {
+        return;
+    }
+    if !super::mounts::ready(node, run, at) {
         return;
     }
     run.sandbox = true;
@@ -283,6 +286,9 @@ fn restart(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
 
 /// Starts a new instance of container `i` at `at`.
 fn start_instance(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
+    if !super::env_gate::ready(node, run, i, at) {
+        return;
+    }
     let uid = run.uid.clone();
     let wording = node.wording;
     let c = &mut run.containers[i];

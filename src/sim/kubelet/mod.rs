@@ -25,7 +25,10 @@
 
 mod backoff;
 mod backoff_messages;
+pub mod config_refs;
+mod config_store;
 pub(crate) mod driver;
+mod env_gate;
 mod ephemeral;
 mod events;
 mod ids;
@@ -33,6 +36,7 @@ mod images;
 pub(crate) mod interactive;
 mod ip;
 mod lifecycle;
+mod mounts;
 mod pod_state;
 mod probes;
 mod spec_update;
@@ -164,6 +168,8 @@ pub(crate) struct Node {
     pub images: HashSet<String>,
     pub ips: ip::PodIps,
     pub out: Vec<Change>,
+    /// The ConfigMaps/Secrets the kubelet reads and the pods waiting for their volumes.
+    pub mounts: mounts::Mounts,
 }
 
 impl Node {
@@ -233,6 +239,7 @@ impl Kubelet {
                 images: HashSet::new(),
                 ips,
                 out: Vec::new(),
+                mounts: mounts::Mounts::default(),
             },
             pods: BTreeMap::new(),
         }
@@ -299,6 +306,7 @@ impl Kubelet {
                 self.node.restarts.forget_prefix(&format!("{}/", run.uid));
                 self.node.pulls.forget_prefix(&format!("{}/", run.uid));
                 self.node.events.forget_uid(&run.uid);
+                self.node.mounts.forget(&run.uid);
                 self.node.out.push(Change::Removed {
                     namespace: task.key.0.clone(),
                     name: task.key.1.clone(),
@@ -309,6 +317,12 @@ impl Kubelet {
             }
         }
         std::mem::take(&mut self.node.out)
+    }
+
+    /// The ConfigMaps and Secrets the kubelet reads from now on (env references and volumes,
+    /// [`config_refs`]); the driver refreshes them from the store before every pass.
+    pub fn set_config_sources(&mut self, sources: config_refs::ConfigSources) {
+        self.node.mounts.sources = sources;
     }
 
     /// When [`Kubelet::advance`] next has something to do (`None`: nothing queued).

@@ -1,0 +1,213 @@
+//! The scheduler's volume check for the one simulated node (`docs/kubelet-references.md`
+//! §Scheduling): the `VolumeBinding` plugin's PreFilter (`pkg/scheduler/framework/plugins/
+//! volumebinding/volume_binding.go`) rejects a pod whose `persistentVolumeClaim` volume names
+//! a claim that does not exist, is being deleted, or is not bound yet (every claim binds
+//! immediately here: there are no StorageClasses). Such a pod is not handed to the kubelet: it
+//! stays `Pending` with `PodScheduled: False`, reason `Unschedulable`, and a `FailedScheduling`
+//! Warning from `default-scheduler` with the scheduler's message
+//! (`0/1 nodes are available: <why>. preemption: 0/1 nodes are available: 1 Preemption is not
+//! helpful for scheduling.`). [`retry`] runs on every store change (from the controller
+//! driver) and admits it once the claims are bound, as the scheduler's queue moves a pod back
+//! on a PVC or PV event.
+
+use std::collections::HashSet;
+use std::sync::{Mutex, MutexGuard};
+
+use k8s_openapi::api::core::v1::{
+    Event, EventSource, ObjectReference, Pod, PodCondition, PodStatus,
+};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
+
+use crate::sim::api::object::{Object, Resource};
+use crate::sim::api::store::{Intent, Store};
+
+/// The uids of the pods this scheduler holds back (fixture pods that show `Unschedulable` are
+/// never picked up): process-wide (several simulators may run in one test process), uids are
+/// unique per pod incarnation. A uid goes when its pod is admitted or seen being deleted; one
+/// whose pod was removed otherwise stays (a few bytes, and it matches no pod again).
+static HELD: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+
+fn held() -> MutexGuard<'static, Option<HashSet<String>>> {
+    HELD.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Why the pod cannot be placed (the plugin's reason, without the `0/1 nodes` frame), `None`
+/// when its claims are all bound.
+pub fn volume_reason(store: &Store, pod: &Pod) -> Option<String> {
+    let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
+    let spec = pod.spec.as_ref()?;
+    let mut unbound = false;
+    for v in spec.volumes.iter().flatten() {
+        let Some(claim) = &v.persistent_volume_claim else {
+            continue;
+        };
+        let name = &claim.claim_name;
+        match store.object(Resource::PersistentVolumeClaims, ns, name) {
+            Some(Object::PersistentVolumeClaim(pvc)) => {
+                if pvc.metadata.deletion_timestamp.is_some() {
+                    return Some(format!("persistentvolumeclaim \"{name}\" is being deleted"));
+                }
+                let bound = pvc.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Bound");
+                unbound |= !bound;
+            }
+            _ => return Some(format!("persistentvolumeclaim \"{name}\" not found")),
+        }
+    }
+    unbound.then(|| "pod has unbound immediate PersistentVolumeClaims".to_string())
+}
+
+/// The `FailedScheduling` message for `reason` on the one-node cluster.
+pub fn message(reason: &str) -> String {
+    format!(
+        "0/1 nodes are available: {reason}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+    )
+}
+
+fn failed_scheduling(store: &Store, pod: &Pod, msg: &str) {
+    let ns = pod.metadata.namespace.clone().unwrap_or_default();
+    let name = pod.metadata.name.clone().unwrap_or_default();
+    let now = store.now();
+    let uid = pod.metadata.uid.clone().unwrap_or_default();
+    let ev = Event {
+        metadata: ObjectMeta {
+            name: Some(format!(
+                "{name}.{:x}",
+                crate::sim::kubelet::hash64(3, &[&uid, msg])
+            )),
+            namespace: Some(ns.clone()),
+            ..Default::default()
+        },
+        involved_object: ObjectReference {
+            api_version: Some("v1".into()),
+            kind: Some("Pod".into()),
+            namespace: Some(ns),
+            name: Some(name),
+            uid: Some(uid),
+            ..Default::default()
+        },
+        reason: Some("FailedScheduling".into()),
+        message: Some(msg.to_string()),
+        type_: Some("Warning".into()),
+        source: Some(EventSource {
+            component: Some("default-scheduler".into()),
+            ..Default::default()
+        }),
+        reporting_component: Some("default-scheduler".into()),
+        first_timestamp: Some(Time(now)),
+        last_timestamp: Some(Time(now)),
+        count: Some(1),
+        ..Default::default()
+    };
+    if let Err(e) = store.add_event(ev) {
+        tracing::debug!("FailedScheduling event refused: {e}");
+    }
+}
+
+fn unschedulable_status(msg: &str, at: jiff::Timestamp) -> PodStatus {
+    PodStatus {
+        phase: Some("Pending".into()),
+        conditions: Some(vec![PodCondition {
+            type_: "PodScheduled".into(),
+            status: "False".into(),
+            reason: Some("Unschedulable".into()),
+            message: Some(msg.to_string()),
+            last_transition_time: Some(Time(
+                jiff::Timestamp::from_second(at.as_second()).unwrap_or(at),
+            )),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    }
+}
+
+/// Schedules the just-created pod `ns/name`: hands it to the kubelet ([`Intent::Admit`]) when
+/// its volumes allow, else holds it back as Unschedulable (see the module docs).
+pub(crate) fn schedule(store: &Store, ns: &str, name: &str) {
+    let Some(pod) = store.pod(ns, name) else {
+        return;
+    };
+    match volume_reason(store, &pod) {
+        None => store.submit(Intent::Admit {
+            namespace: ns.to_string(),
+            name: name.to_string(),
+        }),
+        Some(reason) => {
+            let msg = message(&reason);
+            let now = store.now();
+            let _ = store.try_update_pod(ns, name, |p| {
+                p.status = Some(unschedulable_status(&msg, now));
+                Ok(())
+            });
+            failed_scheduling(store, &pod, &msg);
+            if let Some(uid) = pod.metadata.uid.clone() {
+                held().get_or_insert_with(HashSet::new).insert(uid);
+            }
+        }
+    }
+}
+
+/// Looks again at every held pod of this store: admits the ones whose claims are bound now,
+/// updates the reason of the others when it changed, forgets the ones being deleted.
+pub(crate) fn retry(store: &Store) {
+    let uids: Vec<String> = held().iter().flatten().cloned().collect();
+    if uids.is_empty() {
+        return;
+    }
+    let pods: Vec<Pod> = store
+        .list(Resource::Pods, None)
+        .0
+        .into_iter()
+        .filter_map(|o| match o {
+            Object::Pod(p) => Some((*p).clone()),
+            _ => None,
+        })
+        .filter(|p| p.metadata.uid.as_ref().is_some_and(|u| uids.contains(u)))
+        .collect();
+    for pod in pods {
+        let ns = pod.metadata.namespace.clone().unwrap_or_default();
+        let name = pod.metadata.name.clone().unwrap_or_default();
+        let uid = pod.metadata.uid.clone().unwrap_or_default();
+        if pod.metadata.deletion_timestamp.is_some() {
+            if let Some(set) = held().as_mut() {
+                set.remove(&uid);
+            }
+            continue;
+        }
+        match volume_reason(store, &pod) {
+            None => {
+                if let Some(set) = held().as_mut() {
+                    set.remove(&uid);
+                }
+                let _ = store.try_update_pod(&ns, &name, |p| {
+                    p.status = Some(PodStatus {
+                        phase: Some("Pending".into()),
+                        ..Default::default()
+                    });
+                    Ok(())
+                });
+                store.submit(Intent::Admit {
+                    namespace: ns,
+                    name,
+                });
+            }
+            Some(reason) => {
+                let msg = message(&reason);
+                let same = pod
+                    .status
+                    .as_ref()
+                    .and_then(|s| s.conditions.as_ref())
+                    .and_then(|c| c.first())
+                    .and_then(|c| c.message.as_deref())
+                    == Some(msg.as_str());
+                if !same {
+                    let now = store.now();
+                    let _ = store.try_update_pod(&ns, &name, |p| {
+                        p.status = Some(unschedulable_status(&msg, now));
+                        Ok(())
+                    });
+                    failed_scheduling(store, &pod, &msg);
+                }
+            }
+        }
+    }
+}
