@@ -8,6 +8,7 @@
 //! protocol of `docs/protocols.md`.
 
 pub(crate) mod admission;
+pub(crate) mod apply;
 pub(crate) mod auth;
 pub(crate) mod decode;
 pub(crate) mod ephemeral;

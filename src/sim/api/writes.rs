@@ -4,6 +4,8 @@
 //! Spec changes through PUT/PATCH are refused (422, as the API server refuses all but a few; the
 //! simulator supports none of those few). A `metadata.resourceVersion` in the body that is not
 //! the stored one is a 409 Conflict. `dryRun` is not simulated (writes always happen).
+//! Every write records its field manager in `metadata.managedFields`, and a PATCH of
+//! `application/apply-patch+yaml` is a server-side apply ([`super::apply`]).
 
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
@@ -16,6 +18,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use serde_json::Value;
 
 use super::admission;
+use super::apply;
 use super::decode::{self, FieldValidation};
 use super::patch::{self, PatchKind};
 use super::query::Query;
@@ -58,10 +61,34 @@ pub(crate) async fn create(
         let q = Query::parse(q.as_deref());
         let fv = FieldValidation::parse(q.get("fieldValidation"))?;
         let value = decode::parse_body(&body, is_yaml(&h))?;
-        let (pod, warnings) = decode::decode_pod(value, fv)?;
-        let pod = admission::create_pod_and_run(&store, &ns, pod)?;
-        Ok(pod_response(StatusCode::CREATED, &pod, &warnings))
+        let manager = apply::manager(&q, &h)?;
+        create_from(&store, &ns, value, fv, &manager, None)
     })())
+}
+
+/// Creates a pod from `value` (a POST body, or with `apply = Some(force)` the server-side
+/// apply configuration of an absent pod) → 201; the manager's `Update` (or `Apply`) entry is
+/// recorded over the defaulted pod, as the API server records it before admission.
+fn create_from(
+    store: &Store,
+    ns: &str,
+    value: Value,
+    fv: FieldValidation,
+    manager: &str,
+    apply: Option<bool>,
+) -> Result<Response, ApiError> {
+    let w = apply::pod::writer(store.now(), manager, false);
+    let value = match apply {
+        Some(force) => apply::apply(&w, None, &value, force)?,
+        None => value,
+    };
+    let (mut pod, warnings) = decode::decode_pod(value, fv)?;
+    if apply.is_none() {
+        admission::apply_defaults(&mut pod);
+        apply::pod::record_update(&w, None, &mut pod);
+    }
+    let pod = admission::create_pod_and_run(store, ns, pod)?;
+    Ok(pod_response(StatusCode::CREATED, &pod, &warnings))
 }
 
 /// Writes `new` over `stored` (inside the store's update): the whole object but spec and system
@@ -149,6 +176,8 @@ pub(crate) fn update(status_only: bool) -> MethodRouter<Store> {
 enum Update {
     Replace(Box<Pod>, Vec<String>),
     Patch(PatchKind, Value),
+    /// A server-side apply configuration, and `force`.
+    Apply(Value, bool),
 }
 
 /// One path for PUT and PATCH: bodies are decoded by [`decode`], a patch is applied to the
@@ -167,7 +196,16 @@ fn update_pod(
 ) -> Result<Response, ApiError> {
     let q = Query::parse(q);
     let fv = FieldValidation::parse(q.get("fieldValidation"))?;
-    let update = if *method == Method::PATCH {
+    let mut manager = apply::manager(&q, h)?;
+    let update = if *method == Method::PATCH && apply::is_apply(h) && !status_only {
+        let config = decode::parse_body(body, true)?;
+        let force = q.flag("force")?;
+        manager = apply::apply_manager(&q)?;
+        if store.pod(ns, name).is_none() {
+            return create_from(store, ns, config, fv, &manager, Some(force));
+        }
+        Update::Apply(config, force)
+    } else if *method == Method::PATCH {
         let ct = h
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
@@ -180,8 +218,11 @@ fn update_pod(
         let (pod, warnings) = decode::decode_pod(decode::parse_body(body, is_yaml(h))?, fv)?;
         Update::Replace(Box::new(pod), warnings)
     };
+    let w = apply::pod::writer(store.now(), &manager, status_only);
     let mut warnings = Vec::new();
     let pod = store.try_update_pod(ns, name, |stored| {
+        let old = stored.clone();
+        let mut applied_fields = None;
         let new = match &update {
             Update::Replace(pod, w) => {
                 warnings.clone_from(w);
@@ -194,8 +235,21 @@ fn update_pod(
                 warnings = w;
                 pod
             }
+            Update::Apply(config, force) => {
+                let doc = serde_json::to_value(&*stored).unwrap_or(Value::Null);
+                let merged = apply::apply(&w, Some(&doc), config, *force)?;
+                let (pod, unknown) = decode::decode_pod(merged, fv)?;
+                warnings = unknown;
+                applied_fields = Some(pod.metadata.managed_fields.clone());
+                pod
+            }
         };
-        overwrite(stored, new, name, status_only)
+        overwrite(stored, new, name, status_only)?;
+        match applied_fields {
+            Some(fields) => stored.metadata.managed_fields = fields,
+            None => apply::pod::record_update(&w, Some(&old), stored),
+        }
+        Ok(())
     })?;
     // The last finalizer of a pod whose deletion is otherwise complete was removed: the
     // registry deletes it during the update and answers with its last state.
