@@ -16,6 +16,7 @@ pub(crate) mod label_selector;
 pub(crate) mod logs;
 pub(crate) mod object;
 pub(crate) mod openapi;
+pub(crate) mod paging;
 pub(crate) mod patch;
 pub(crate) mod query;
 pub(crate) mod rejection;

@@ -336,7 +336,7 @@ fn delete_pod(
 
 /// Deletes a pod as `DELETE …/pods/{name}` does, for in-process callers (the controllers):
 /// the grace period is `grace_seconds`, else the pod's `terminationGracePeriodSeconds`, else
-/// 30 (negative values count as 0). Grace 0, an unscheduled or a finished pod is removed now
+/// 30 (a negative value counts as 1). Grace 0, an unscheduled or a finished pod is removed now
 /// (unless finalizers hold it); otherwise `deletionTimestamp` = now + grace (only ever moved
 /// earlier) and the kubelet driver terminates the containers, then removes the pod. Returns
 /// the pod's last or kept state. Errors: 404 `pods "x" not found`.
@@ -353,7 +353,9 @@ pub(crate) fn delete_pod_gracefully(
         .spec
         .as_ref()
         .and_then(|s| s.termination_grace_period_seconds);
-    let grace = grace_seconds.or(spec).unwrap_or(30).max(0);
+    // A negative period becomes 1 s (`CheckGracefulDelete` of pkg/registry/core/pod/strategy.go).
+    let grace = grace_seconds.or(spec).unwrap_or(30);
+    let grace = if grace < 0 { 1 } else { grace };
     let unbound = pod
         .spec
         .as_ref()
