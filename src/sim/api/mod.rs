@@ -3,7 +3,8 @@
 //! ([`store`]), watches ([`watch`]), server-side Tables ([`table`]), selectors ([`select`]),
 //! query strings ([`query`]), request bodies ([`decode`]) and the framework's rejections
 //! ([`rejection`]), writes ([`writes`], [`admission`],
-//! [`patch`], [`ephemeral`]), `pods/log` ([`logs`]), the objects a pod refers to
+//! [`patch`], [`ephemeral`]), server-side apply and `managedFields` ([`apply`]), list pages
+//! ([`paging`]), `pods/log` ([`logs`]), the objects a pod refers to
 //! ([`related`]) and `metav1.Status` errors ([`status`]). Every answer follows the wire
 //! protocol of `docs/protocols.md`.
 

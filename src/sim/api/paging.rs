@@ -1,4 +1,4 @@
-//! LIST consistency and pages (`docs/protocols.md` §1.7): `resourceVersion` with
+//! LIST consistency and pages (`docs/protocols.md` §1.8): `resourceVersion` with
 //! `resourceVersionMatch` (`NotOlderThan`, `Exact`), `limit` and `continue`.
 //!
 //! The store keeps the current objects and the last changes ([`Store::watch_start`]); the state

@@ -28,7 +28,7 @@ use super::table;
 
 /// How often a watch with `allowWatchBookmarks=true` gets a BOOKMARK: once a minute, as
 /// kube-apiserver's watch cache schedules them (its `bookmarkFrequency`, `docs/protocols.md`
-/// §1.5).
+/// §1.9).
 pub const BOOKMARK_INTERVAL: Duration = Duration::from_secs(60);
 
 /// How long before a watch's `timeoutSeconds` deadline the last BOOKMARK goes out.
