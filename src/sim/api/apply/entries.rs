@@ -21,11 +21,17 @@ pub(crate) enum Operation {
 /// One `managedFields` entry.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
+    /// `manager`: the field manager's name.
     pub(crate) manager: String,
+    /// `operation`: `Apply` or `Update`.
     pub(crate) operation: Operation,
+    /// `apiVersion` of the write (`v1`, `apps/v1`).
     pub(crate) api_version: String,
+    /// `time` (RFC 3339, seconds) of the last write that changed the entry.
     pub(crate) time: Option<String>,
+    /// `subresource` (`status`), absent for the main resource.
     pub(crate) subresource: Option<String>,
+    /// `fieldsV1`: the owned paths.
     pub(crate) set: FieldSet,
 }
 
