@@ -4,13 +4,14 @@
 //! query strings ([`query`]), request bodies ([`decode`]) and the framework's rejections
 //! ([`rejection`]), writes ([`writes`], [`admission`],
 //! [`patch`], [`ephemeral`]), server-side apply and `managedFields` ([`apply`]), list pages
-//! ([`paging`]), `pods/log` ([`logs`]), the objects a pod refers to
-//! ([`related`]) and `metav1.Status` errors ([`status`]). Every answer follows the wire
+//! ([`paging`]), `pods/log` ([`logs`]), the core objects around a pod
+//! ([`core`]) and `metav1.Status` errors ([`status`]). Every answer follows the wire
 //! protocol of `docs/protocols.md`.
 
 pub(crate) mod admission;
 pub(crate) mod apply;
 pub(crate) mod auth;
+pub(crate) mod core;
 pub(crate) mod decode;
 pub(crate) mod ephemeral;
 pub(crate) mod label_selector;
@@ -21,7 +22,6 @@ pub(crate) mod paging;
 pub(crate) mod patch;
 pub(crate) mod query;
 pub(crate) mod rejection;
-pub(crate) mod related;
 pub(crate) mod resource;
 pub(crate) mod routes;
 pub(crate) mod select;
