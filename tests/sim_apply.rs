@@ -181,3 +181,61 @@ async fn server_side_apply_with_kubectl_127_and_133() {
         sim.shutdown().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_configmap_created_by_kubectl_create_conflicts_with_an_apply() {
+    let Some((_, bin)) = kubectl_versions().into_iter().find(|(v, _)| v == "1.33") else {
+        return;
+    };
+    let sim = start().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let cache = dir.path();
+    let bin = bin.as_path();
+    ok(
+        &sim,
+        bin,
+        cache,
+        &["create", "configmap", "conf", "--from-literal=mode=fast"],
+    )
+    .await;
+    let cm = get_json(&sim, bin, cache, &["configmap", "conf"]).await;
+    assert_eq!(
+        entry(&cm, "kubectl-create", "Update")["fieldsV1"]["f:data"],
+        serde_json::json!({".": {}, "f:mode": {}}),
+        "{cm}"
+    );
+    let yaml = |mode: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\ndata:\n  mode: {mode}\n")
+    };
+    let f = write(cache, "cm.yaml", &yaml("slow"));
+    let (success, _, err) = kubectl(&sim, bin, cache, &["apply", "--server-side", "-f", &f]).await;
+    assert!(!success);
+    assert!(
+        err.contains(
+            "Apply failed with 1 conflict: conflict with \"kubectl-create\" using v1: .data.mode"
+        ),
+        "{err}"
+    );
+    // The same value is shared ownership; a forced apply takes the field.
+    let f = write(cache, "cm.yaml", &yaml("fast"));
+    ok(&sim, bin, cache, &["apply", "--server-side", "-f", &f]).await;
+    let f = write(cache, "cm.yaml", &yaml("slow"));
+    ok(
+        &sim,
+        bin,
+        cache,
+        &["apply", "--server-side", "--force-conflicts", "-f", &f],
+    )
+    .await;
+    let cm = get_json(&sim, bin, cache, &["configmap", "conf"]).await;
+    assert_eq!(cm["data"]["mode"], "slow");
+    // The creator keeps only the `data` map itself (`f:data: {}`), not the key.
+    let created = &entry(&cm, "kubectl-create", "Update")["fieldsV1"];
+    assert_eq!(created["f:data"], serde_json::json!({}), "{cm}");
+    assert_eq!(
+        entry(&cm, "kubectl", "Apply")["fieldsV1"],
+        serde_json::json!({"f:data": {"f:mode": {}}}),
+        "{cm}"
+    );
+    sim.shutdown().await;
+}

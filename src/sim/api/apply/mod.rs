@@ -202,7 +202,15 @@ pub(crate) fn apply(
     force: bool,
 ) -> Result<Value, ApiError> {
     let at = At::root(w.root);
-    let config = owned_part(applied, None);
+    let mut config = owned_part(applied, None);
+    // Metadata left empty (a configuration naming only the object) is no owned field.
+    if let Some(m) = config.as_object_mut()
+        && m.get("metadata")
+            .and_then(Value::as_object)
+            .is_some_and(|o| o.is_empty())
+    {
+        m.remove("metadata");
+    }
     let mut applied_set = FieldSet::default();
     walk::field_set(&config, at, &mut Vec::new(), &mut applied_set);
     let mut list = live.map(entries::read).unwrap_or_default();
@@ -213,11 +221,10 @@ pub(crate) fn apply(
             new[k] = v.clone();
         }
     }
-    if let (Some(name), Some(meta)) = (
-        applied["metadata"].get("name"),
-        new.get_mut("metadata").and_then(Value::as_object_mut),
-    ) {
-        meta.insert("name".into(), name.clone());
+    if let Some(name) = applied["metadata"].get("name")
+        && new.is_object()
+    {
+        new["metadata"]["name"] = name.clone();
     }
     let (changed, _) = differences(w, live, &new);
     let is_me = |e: &Entry| {

@@ -31,11 +31,15 @@ enum ListType {
 }
 
 impl At {
-    /// The root of an object of the named schema (`io.k8s.api.core.v1.Pod`).
+    /// The root of an object of the named schema (`io.k8s.api.core.v1.Pod`). A kind without a
+    /// served schema gets [`fallback_root`]: its top-level keys are fields and its `metadata` an
+    /// ObjectMeta.
     pub(crate) fn root(name: &str) -> At {
         At {
             prop: None,
-            schema: openapi::schemas().get(name),
+            schema: openapi::schemas()
+                .get(name)
+                .or_else(|| Some(fallback_root())),
         }
     }
 
@@ -53,8 +57,9 @@ impl At {
 
     /// Whether `key` is a declared field of the struct here (not a map entry).
     fn declares(self, key: &str) -> bool {
-        self.schema
-            .is_some_and(|s| openapi::property(s, key).is_some())
+        self.schema.is_some_and(|s| {
+            std::ptr::eq(s, fallback_root()) || openapi::property(s, key).is_some()
+        })
     }
 
     fn ext(self, name: &str) -> Option<&'static str> {
@@ -107,6 +112,17 @@ impl At {
             schema: self.schema,
         }
     }
+}
+
+/// The root schema of a kind the simulator serves no schema for: every top-level key is a
+/// declared field (`data`, `spec`, …), `metadata` is an ObjectMeta.
+fn fallback_root() -> &'static Value {
+    static ROOT: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        serde_json::json!({"properties": {"metadata": {"allOf": [
+            {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
+        ]}}})
+    })
 }
 
 /// The step naming `item` in a list of type `lt`.
