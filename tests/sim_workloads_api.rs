@@ -70,7 +70,11 @@ async fn kubectl_drives_a_deployment_through_apply_set_image_scale_restart_and_d
     let got: Value =
         serde_json::from_str(&ok(&sim, &cache, &["get", "deploy", "web", "-o", "json"]).await)
             .expect("json");
-    let stored = deployment(&sim);
+    let mut stored = deployment(&sim);
+    // kubectl hides metadata.managedFields unless asked (`--show-managed-fields`).
+    if let Some(meta) = stored["metadata"].as_object_mut() {
+        meta.remove("managedFields");
+    }
     assert_eq!(got, stored);
     assert_eq!(got["metadata"]["generation"], 1);
     assert_eq!(got["spec"]["strategy"]["rollingUpdate"]["maxSurge"], "25%");

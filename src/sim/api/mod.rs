@@ -3,11 +3,13 @@
 //! ([`store`]), watches ([`watch`]), server-side Tables ([`table`]), selectors ([`select`]),
 //! query strings ([`query`]), request bodies ([`decode`]) and the framework's rejections
 //! ([`rejection`]), writes ([`writes`], [`admission`],
-//! [`patch`], [`ephemeral`]), `pods/log` ([`logs`]), the core objects around a pod
+//! [`patch`], [`ephemeral`], [`pod_update`]), server-side apply and `managedFields`
+//! ([`apply`]), list pages ([`paging`]), `pods/log` ([`logs`]), the core objects around a pod
 //! ([`core`]), the access reviews ([`reviews`]) and `metav1.Status` errors ([`status`]). Every
 //! answer follows the wire protocol of `docs/protocols.md`.
 
 pub(crate) mod admission;
+pub(crate) mod apply;
 pub(crate) mod auth;
 pub(crate) mod core;
 pub(crate) mod decode;
@@ -16,6 +18,7 @@ pub(crate) mod label_selector;
 pub(crate) mod logs;
 pub(crate) mod object;
 pub(crate) mod openapi;
+pub(crate) mod paging;
 pub(crate) mod patch;
 pub(crate) mod pod_update;
 pub(crate) mod query;

@@ -16,7 +16,7 @@ use super::select::Selector;
 use super::status::{ApiError, json_response};
 use super::store::Store;
 use super::workloads::discovery;
-use super::{ephemeral, logs, table, watch, workloads, writes};
+use super::{ephemeral, logs, paging, table, watch, workloads, writes};
 
 /// The router for `store`; unknown paths answer 404, unsupported verbs 405 (Status bodies).
 pub fn router(store: Store) -> Router {
@@ -139,8 +139,10 @@ fn get_one(res: Resource) -> MethodRouter<Store> {
     )
 }
 
-/// LIST or WATCH of a collection. Everything fits in one page (no `continue` is ever issued), and
-/// `metadata.resourceVersion` is the store's current RV.
+/// LIST or WATCH of a collection. A LIST reads `resourceVersion`/`resourceVersionMatch`,
+/// `limit` and `continue` ([`paging`]: pages with an opaque continue token and
+/// `metadata.remainingItemCount`, an `Exact` read of an older state, 410 once it left the
+/// history); `metadata.resourceVersion` is the RV the list is at.
 pub(crate) fn collection(
     store: Store,
     res: Resource,
@@ -153,17 +155,18 @@ pub(crate) fn collection(
     if q.flag("watch")? {
         return watch::serve(store, res, ns, sel, &q, as_table);
     }
-    q.number("limit")?;
-    if q.get("continue").is_some_and(|c| !c.is_empty()) {
-        return Err(ApiError {
-            code: 410,
-            reason: "Expired",
-            message: "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.".to_string(),
-        });
-    }
-    let (objects, rv) = store.list(res, ns.as_deref());
-    let objects: Vec<Object> = objects.into_iter().filter(|o| sel.matches(o)).collect();
-    let body = if as_table {
+    let req = paging::ListRequest::parse(&store, &q)?;
+    let unselected = sel.fields.is_empty() && sel.labels.is_empty();
+    let page = paging::list(
+        &store,
+        res,
+        ns.as_deref(),
+        &req,
+        |o| sel.matches(o),
+        unselected,
+    )?;
+    let (objects, rv) = (page.objects, page.rv);
+    let mut body = if as_table {
         table::table(res, &objects, rv, store.now())
     } else {
         let items: Vec<Value> = objects.iter().map(Object::to_json).collect();
@@ -172,6 +175,12 @@ pub(crate) fn collection(
             "metadata": {"resourceVersion": rv.to_string()}, "items": items
         })
     };
+    if let Some(next) = page.next {
+        body["metadata"]["continue"] = json!(next);
+    }
+    if let Some(n) = page.remaining {
+        body["metadata"]["remainingItemCount"] = json!(n);
+    }
     Ok(json_response(StatusCode::OK, &body))
 }
 

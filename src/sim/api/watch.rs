@@ -3,8 +3,9 @@
 //!
 //! `resourceVersion` absent or `0` → synthetic ADDED for the current state, then live changes;
 //! `resourceVersion=N` → history after N, or HTTP 200 with one ERROR 410 Expired event if N is
-//! older than the kept history; `allowWatchBookmarks=true` → a BOOKMARK after every
-//! [`BOOKMARK_INTERVAL`] of quiet; `timeoutSeconds` ends the stream cleanly;
+//! older than the kept history; `allowWatchBookmarks=true` → a BOOKMARK every
+//! [`BOOKMARK_INTERVAL`], and one 2 s before a `timeoutSeconds` deadline when that comes sooner
+//! ([`next_bookmark`]); `timeoutSeconds` ends the stream cleanly;
 //! `sendInitialEvents=true` → initial ADDED, then a BOOKMARK annotated `k8s.io/initial-events-end`.
 
 use std::convert::Infallible;
@@ -25,8 +26,27 @@ use super::status::ApiError;
 use super::store::{Change, ChangeType, Store};
 use super::table;
 
-/// Quiet time after which a watch with `allowWatchBookmarks=true` sends a BOOKMARK.
-pub const BOOKMARK_INTERVAL: Duration = Duration::from_secs(1);
+/// How often a watch with `allowWatchBookmarks=true` gets a BOOKMARK: once a minute, as
+/// kube-apiserver's watch cache schedules them (its `bookmarkFrequency`, `docs/protocols.md`
+/// §1.9).
+pub const BOOKMARK_INTERVAL: Duration = Duration::from_secs(60);
+
+/// How long before a watch's `timeoutSeconds` deadline the last BOOKMARK goes out.
+const BOOKMARK_BEFORE_DEADLINE: Duration = Duration::from_secs(2);
+
+/// When the next BOOKMARK is due after `now`: [`BOOKMARK_INTERVAL`] later, or
+/// [`BOOKMARK_BEFORE_DEADLINE`] before the deadline when that is sooner; none once that moment
+/// has passed (the cacher's `nextBookmarkTime`).
+fn next_bookmark(now: Instant, deadline: Option<Instant>) -> Option<Instant> {
+    let beat = now + BOOKMARK_INTERVAL;
+    let Some(before) = deadline.and_then(|d| d.checked_sub(BOOKMARK_BEFORE_DEADLINE)) else {
+        return Some(beat).filter(|_| deadline.is_none());
+    };
+    match before.cmp(&beat) {
+        std::cmp::Ordering::Less => Some(before).filter(|b| *b > now),
+        _ => Some(beat),
+    }
+}
 
 /// What one watch request asked for.
 struct WatchSpec {
@@ -188,7 +208,7 @@ async fn run(
         return;
     }
     let deadline = spec.timeout.map(|t| Instant::now() + t);
-    let mut quiet_until = Instant::now() + BOOKMARK_INTERVAL;
+    let mut bookmark_at = next_bookmark(Instant::now(), deadline);
     loop {
         let out = tokio::select! {
             received = rx.recv() => match received {
@@ -206,7 +226,10 @@ async fn run(
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
             },
-            () = tokio::time::sleep_until(quiet_until), if spec.bookmarks => bookmark_line(&spec, last_rv, false),
+            () = sleep_until_opt(bookmark_at), if spec.bookmarks => {
+                bookmark_at = next_bookmark(Instant::now(), deadline);
+                bookmark_line(&spec, last_rv, false)
+            }
             () = sleep_until_opt(deadline) => return,
             _ = shutdown.changed() => return,
             () = tx.closed() => return,
@@ -214,7 +237,6 @@ async fn run(
         if tx.send(Ok(out)).await.is_err() {
             return;
         }
-        quiet_until = Instant::now() + BOOKMARK_INTERVAL;
     }
 }
 

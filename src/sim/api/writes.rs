@@ -4,6 +4,8 @@
 //! Spec changes through PUT/PATCH are refused (422) but the few the API server allows
 //! ([`super::pod_update`]); an accepted one is handed to the kubelet (`Intent::Update`). A `metadata.resourceVersion` in the body that is not
 //! the stored one is a 409 Conflict. `dryRun` is not simulated (writes always happen).
+//! Every write records its field manager in `metadata.managedFields`, and a PATCH of
+//! `application/apply-patch+yaml` is a server-side apply ([`super::apply`]).
 
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
@@ -16,6 +18,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use serde_json::Value;
 
 use super::admission;
+use super::apply;
 use super::decode::{self, FieldValidation};
 use super::patch::{self, PatchKind};
 use super::query::Query;
@@ -58,10 +61,34 @@ pub(crate) async fn create(
         let q = Query::parse(q.as_deref());
         let fv = FieldValidation::parse(q.get("fieldValidation"))?;
         let value = decode::parse_body(&body, is_yaml(&h))?;
-        let (pod, warnings) = decode::decode_pod(value, fv)?;
-        let pod = admission::create_pod_and_run(&store, &ns, pod)?;
-        Ok(pod_response(StatusCode::CREATED, &pod, &warnings))
+        let manager = apply::manager(&q, &h)?;
+        create_from(&store, &ns, value, fv, &manager, None)
     })())
+}
+
+/// Creates a pod from `value` (a POST body, or with `apply = Some(force)` the server-side
+/// apply configuration of an absent pod) → 201; the manager's `Update` (or `Apply`) entry is
+/// recorded over the defaulted pod, as the API server records it before admission.
+fn create_from(
+    store: &Store,
+    ns: &str,
+    value: Value,
+    fv: FieldValidation,
+    manager: &str,
+    apply: Option<bool>,
+) -> Result<Response, ApiError> {
+    let w = apply::pod::writer(store.now(), manager, false);
+    let value = match apply {
+        Some(force) => apply::apply(&w, None, &value, force)?,
+        None => value,
+    };
+    let (mut pod, warnings) = decode::decode_pod(value, fv)?;
+    if apply.is_none() {
+        admission::apply_defaults(&mut pod);
+        apply::pod::record_update(&w, None, &mut pod);
+    }
+    let pod = admission::create_pod_and_run(store, ns, pod)?;
+    Ok(pod_response(StatusCode::CREATED, &pod, &warnings))
 }
 
 /// Writes `new` over `stored` (inside the store's update): the whole object but spec and system
@@ -155,6 +182,8 @@ pub(crate) fn update(status_only: bool) -> MethodRouter<Store> {
 enum Update {
     Replace(Box<Pod>, Vec<String>),
     Patch(PatchKind, Value),
+    /// A server-side apply configuration, and `force`.
+    Apply(Value, bool),
 }
 
 /// One path for PUT and PATCH: bodies are decoded by [`decode`], a patch is applied to the
@@ -173,7 +202,16 @@ fn update_pod(
 ) -> Result<Response, ApiError> {
     let q = Query::parse(q);
     let fv = FieldValidation::parse(q.get("fieldValidation"))?;
-    let update = if *method == Method::PATCH {
+    let mut manager = apply::manager(&q, h)?;
+    let update = if *method == Method::PATCH && apply::is_apply(h) && !status_only {
+        let config = decode::parse_body(body, true)?;
+        let force = q.flag("force")?;
+        manager = apply::apply_manager(&q)?;
+        if store.pod(ns, name).is_none() {
+            return create_from(store, ns, config, fv, &manager, Some(force));
+        }
+        Update::Apply(config, force)
+    } else if *method == Method::PATCH {
         let ct = h
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
@@ -186,9 +224,12 @@ fn update_pod(
         let (pod, warnings) = decode::decode_pod(decode::parse_body(body, is_yaml(h))?, fv)?;
         Update::Replace(Box::new(pod), warnings)
     };
+    let w = apply::pod::writer(store.now(), &manager, status_only);
     let mut warnings = Vec::new();
     let mut spec_changed = false;
     let pod = store.try_update_pod(ns, name, |stored| {
+        let old = stored.clone();
+        let mut applied_fields = None;
         let new = match &update {
             Update::Replace(pod, w) => {
                 warnings.clone_from(w);
@@ -201,8 +242,20 @@ fn update_pod(
                 warnings = w;
                 pod
             }
+            Update::Apply(config, force) => {
+                let doc = serde_json::to_value(&*stored).unwrap_or(Value::Null);
+                let merged = apply::apply(&w, Some(&doc), config, *force)?;
+                let (pod, unknown) = decode::decode_pod(merged, fv)?;
+                warnings = unknown;
+                applied_fields = Some(pod.metadata.managed_fields.clone());
+                pod
+            }
         };
         spec_changed = overwrite(stored, new, name, status_only)?;
+        match applied_fields {
+            Some(fields) => stored.metadata.managed_fields = fields,
+            None => apply::pod::record_update(&w, Some(&old), stored),
+        }
         Ok(())
     })?;
     if spec_changed {
@@ -296,7 +349,7 @@ fn delete_pod(
 
 /// Deletes a pod as `DELETE …/pods/{name}` does, for in-process callers (the controllers):
 /// the grace period is `grace_seconds`, else the pod's `terminationGracePeriodSeconds`, else
-/// 30 (negative values count as 0). Grace 0, an unscheduled or a finished pod is removed now
+/// 30 (a negative value counts as 1). Grace 0, an unscheduled or a finished pod is removed now
 /// (unless finalizers hold it); otherwise `deletionTimestamp` = now + grace (only ever moved
 /// earlier) and the kubelet driver terminates the containers, then removes the pod. Returns
 /// the pod's last or kept state. Errors: 404 `pods "x" not found`.
@@ -313,7 +366,9 @@ pub(crate) fn delete_pod_gracefully(
         .spec
         .as_ref()
         .and_then(|s| s.termination_grace_period_seconds);
-    let grace = grace_seconds.or(spec).unwrap_or(30).max(0);
+    // A negative period becomes 1 s (`CheckGracefulDelete` of pkg/registry/core/pod/strategy.go).
+    let grace = grace_seconds.or(spec).unwrap_or(30);
+    let grace = if grace < 0 { 1 } else { grace };
     let unbound = pod
         .spec
         .as_ref()

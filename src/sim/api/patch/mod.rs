@@ -23,7 +23,8 @@ pub enum PatchKind {
 
 impl PatchKind {
     /// From a `Content-Type` header value. Errors: 415 UnsupportedMediaType (also for
-    /// `application/apply-patch+yaml`, server-side apply, which is not simulated).
+    /// `application/apply-patch+yaml`: server-side apply is not a patch of these kinds; the
+    /// write handlers send it to `apply` before asking here).
     pub fn from_content_type(ct: &str) -> Result<Self, ApiError> {
         match ct.split(';').next().unwrap_or("").trim() {
             "application/merge-patch+json" => Ok(Self::Merge),

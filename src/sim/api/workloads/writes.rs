@@ -11,6 +11,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::{defaults, object_response, resolve, respond, scale, validate};
+use crate::sim::api::apply;
 use crate::sim::api::decode::{self, FieldValidation};
 use crate::sim::api::object::{Object, Resource};
 use crate::sim::api::patch::{self, PatchKind};
@@ -66,39 +67,83 @@ pub(crate) async fn create(
         let fv = FieldValidation::parse(q.get("fieldValidation"))?;
         json_or_yaml(&h)?;
         let value = decode::parse_body(&body, is_yaml(&h))?;
-        let (obj, warnings) = decode::decode_object(res, value, fv)?;
-        let mut doc = obj.to_json();
-        match doc["metadata"]["namespace"].as_str() {
-            None | Some("") => doc["metadata"]["namespace"] = json!(ns),
-            Some(n) if n == ns => {}
-            Some(_) => {
-                return Err(ApiError::bad_request(
-                    "the namespace of the provided object does not match the namespace sent on the request",
-                ));
-            }
-        }
-        if let Some(m) = doc.as_object_mut() {
-            m.remove("status");
-        }
-        let mut obj = Object::from_json(res, doc)?;
-        let named = !obj.name().is_empty()
-            || obj
-                .meta()
-                .generate_name
-                .as_deref()
-                .is_some_and(|g| !g.is_empty());
-        if !named {
-            return Err(ApiError::invalid(
-                &format!("{}.{}", res.kind(), res.group()),
-                "",
-                &["metadata.name: Required value: name or generateName is required".into()],
+        let manager = apply::manager(&q, &h)?;
+        create_from(&store, res, &ns, value, fv, &manager, None)
+    })())
+}
+
+/// The [`apply::Writer`] of a write of `res` by `manager`.
+fn writer<'a>(
+    store: &Store,
+    res: Resource,
+    root: &'a str,
+    manager: &'a str,
+    subresource: Option<&'a str>,
+) -> apply::Writer<'a> {
+    apply::Writer {
+        root,
+        api_version: res.api_version(),
+        manager,
+        subresource,
+        now: store.now(),
+    }
+}
+
+/// Creates `value` (a POST body, or with `apply = Some(force)` a server-side apply
+/// configuration of an absent object) → 201 with the stored object. `metadata.managedFields`
+/// gets the manager's `Update` (or `Apply`) entry.
+fn create_from(
+    store: &Store,
+    res: Resource,
+    ns: &str,
+    value: Value,
+    fv: FieldValidation,
+    manager: &str,
+    apply: Option<bool>,
+) -> Result<Response, ApiError> {
+    let root = patch::schema_name(res);
+    let w = writer(store, res, &root, manager, None);
+    let value = match apply {
+        Some(force) => apply::apply(&w, None, &value, force)?,
+        None => value,
+    };
+    let (obj, warnings) = decode::decode_object(res, value, fv)?;
+    let mut doc = obj.to_json();
+    match doc["metadata"]["namespace"].as_str() {
+        None | Some("") => doc["metadata"]["namespace"] = json!(ns),
+        Some(n) if n == ns => {}
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "the namespace of the provided object does not match the namespace sent on the request",
             ));
         }
-        defaults::apply(&mut obj);
-        validate::check(&obj)?;
-        let created = store.create_object(obj)?;
-        Ok(object_response(StatusCode::CREATED, &created, &warnings))
-    })())
+    }
+    if let Some(m) = doc.as_object_mut() {
+        m.remove("status");
+    }
+    let mut obj = Object::from_json(res, doc)?;
+    let named = !obj.name().is_empty()
+        || obj
+            .meta()
+            .generate_name
+            .as_deref()
+            .is_some_and(|g| !g.is_empty());
+    if !named {
+        return Err(ApiError::invalid(
+            &format!("{}.{}", res.kind(), res.group()),
+            "",
+            &["metadata.name: Required value: name or generateName is required".into()],
+        ));
+    }
+    defaults::apply(&mut obj);
+    validate::check(&obj)?;
+    if apply.is_none() {
+        let mut doc = obj.to_json();
+        apply::record_update(&w, None, &mut doc);
+        obj = Object::from_json(res, doc)?;
+    }
+    let created = store.create_object(obj)?;
+    Ok(object_response(StatusCode::CREATED, &created, &warnings))
 }
 
 /// A PUT body (decoded before the object is looked up) or a PATCH.
@@ -107,6 +152,8 @@ pub(super) enum Body {
     Replace(Value),
     /// A patch of the stored object.
     Patch(PatchKind, Value),
+    /// A server-side apply configuration, and `force`.
+    Apply(Value, bool),
 }
 
 impl Body {
@@ -132,6 +179,7 @@ impl Body {
                 patch::apply_with_schema(*kind, &mut doc, p, root)?;
                 Ok(doc)
             }
+            Body::Apply(..) => Err(ApiError::unsupported_media_type(apply::APPLY_PATCH)),
         }
     }
 }
@@ -171,14 +219,20 @@ fn overwrite(
     body: &Body,
     name: &str,
     fv: FieldValidation,
-    status_only: bool,
+    w: &apply::Writer,
     warnings: &mut Vec<String>,
 ) -> Result<(), ApiError> {
+    let status_only = w.subresource == Some("status");
     let res = stored.resource();
     let current = stored.to_json();
-    let doc = body.apply(current.clone(), &patch::schema_name(res))?;
-    let (new, w) = decode::decode_object(res, doc, fv)?;
-    *warnings = w;
+    let doc = match body {
+        Body::Apply(config, force) if !status_only => {
+            apply::apply(w, Some(&current), config, *force)?
+        }
+        _ => body.apply(current.clone(), w.root)?,
+    };
+    let (new, unknown) = decode::decode_object(res, doc, fv)?;
+    *warnings = unknown;
     let new_json = new.to_json();
     check_identity(
         res,
@@ -187,9 +241,9 @@ fn overwrite(
         stored.meta().resource_version.as_deref(),
     )?;
     let (mut merged, from) = if status_only {
-        (current, new_json)
+        (current.clone(), new_json)
     } else {
-        (new_json, current)
+        (new_json, current.clone())
     };
     match from.get("status") {
         Some(s) if !s.is_null() => merged["status"] = s.clone(),
@@ -199,10 +253,18 @@ fn overwrite(
             }
         }
     }
+    if !matches!(body, Body::Apply(..)) {
+        merged["metadata"]["managedFields"] = current["metadata"]["managedFields"].clone();
+    }
     let mut obj = Object::from_json(res, merged)?;
     if !status_only {
         defaults::apply(&mut obj);
         validate::check(&obj)?;
+    }
+    if !matches!(body, Body::Apply(..)) {
+        let mut doc = obj.to_json();
+        apply::record_update(w, Some(&current), &mut doc);
+        obj = Object::from_json(res, doc)?;
     }
     *stored = obj;
     Ok(())
@@ -221,10 +283,24 @@ fn update_object(
     let res = resolve(&group, &version, &plural)?;
     let q = Query::parse(q);
     let fv = FieldValidation::parse(q.get("fieldValidation"))?;
-    let body = Body::read(method, h, body)?;
+    let applying = *method == Method::PATCH && apply::is_apply(h);
+    let (body, manager) = if applying {
+        let config = decode::parse_body(body, true)?;
+        let force = q.flag("force")?;
+        let manager = apply::apply_manager(&q)?;
+        if !status_only && store.object(res, &ns, &name).is_none() {
+            return create_from(store, res, &ns, config, fv, &manager, Some(force));
+        }
+        (Body::Apply(config, force), manager)
+    } else {
+        (Body::read(method, h, body)?, apply::manager(&q, h)?)
+    };
+    let root = patch::schema_name(res);
+    let sub = status_only.then_some("status");
+    let w = writer(store, res, &root, &manager, sub);
     let mut warnings = Vec::new();
     let obj = store.update_object(res, &ns, &name, |stored| {
-        overwrite(stored, &body, &name, fv, status_only, &mut warnings)
+        overwrite(stored, &body, &name, fv, &w, &mut warnings)
     })?;
     Ok(object_response(StatusCode::OK, &obj, &warnings))
 }
