@@ -132,6 +132,39 @@ async fn kubectl_creates_lists_and_deletes_namespaces_and_their_objects() {
         ["web", "ClusterIP", ip.as_str(), "<none>", "80/TCP"].map(String::from)
     );
 
+    // A second apply patches (a strategic merge patch kubectl computes from the OpenAPI
+    // schema); an unknown field is refused by the server, which kubectl leaves validation to.
+    let changed = write(
+        tmp.path(),
+        "svc2.yaml",
+        &SERVICE.replace("port: 80", "port: 81"),
+    );
+    let out = ok(&sim, &cache, &["apply", "-f", &changed]).await;
+    assert_eq!(out.trim(), "service/web configured");
+    let bad = write(
+        tmp.path(),
+        "bad.yaml",
+        &SERVICE.replace("selector:", "selectorr:"),
+    );
+    let (ok_, _, err) = run(&sim, &cache, &["apply", "-f", &bad]).await;
+    assert!(!ok_);
+    assert!(err.contains("unknown field \"spec.selectorr\""), "{err}");
+    let ports = ok(
+        &sim,
+        &cache,
+        &[
+            "get",
+            "svc",
+            "web",
+            "-n",
+            "team",
+            "-o",
+            "jsonpath={.spec.ports[*].port}",
+        ],
+    )
+    .await;
+    assert_eq!(ports, "81");
+
     // Every namespace gets its `default` ServiceAccount and `kube-root-ca.crt` ConfigMap.
     let store = sim.store();
     assert!(

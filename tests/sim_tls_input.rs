@@ -101,7 +101,7 @@ async fn unknown_paths_and_resources_are_404_status() {
     for path in [
         "/nope",
         "/api/v2",
-        "/api/v1/namespaces/analytics/configmaps",
+        "/api/v1/namespaces/analytics/replicationcontrollers",
         "/api/v1/namespaces/analytics/pods/x/y/z",
         "/apis/networking.k8s.io/v1/namespaces/analytics/ingresses",
         "/apis/apps/v2/namespaces/analytics/deployments",

@@ -4,6 +4,12 @@
 //!
 //! - `core` (the default): core/v1 Pod, meta/v1 Status and ListMeta, plus a hand-written
 //!   PodList (`core-v1-pod-schemas.json`);
+//! - `core-objects`: core/v1 Namespace, Node, ConfigMap, Secret, Service, Endpoints,
+//!   ServiceAccount, PersistentVolumeClaim, PersistentVolume, Event and their lists
+//!   (`core-v1-objects-schemas.json`);
+//! - `discovery`, `coordination`, `events`: discovery.k8s.io/v1 EndpointSlice,
+//!   coordination.k8s.io/v1 Lease, events.k8s.io/v1 Event and their lists
+//!   (`discovery-v1-schemas.json`, `coordination-v1-schemas.json`, `events-v1-schemas.json`);
 //! - `apps`: apps/v1 Deployment, ReplicaSet, StatefulSet, DaemonSet, their lists and
 //!   autoscaling/v1 Scale (`apps-v1-schemas.json`);
 //! - `batch`: batch/v1 Job, CronJob and their lists (`batch-v1-schemas.json`).
@@ -16,7 +22,12 @@
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::autoscaling::v1::Scale;
 use k8s_openapi::api::batch::v1::{CronJob, Job};
-use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::api::coordination::v1::Lease;
+use k8s_openapi::api::core::v1::{
+    ConfigMap, Endpoints, Event, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
+    Secret, Service, ServiceAccount,
+};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, Status};
 use serde_json::{Map, Value, json};
 
@@ -80,8 +91,44 @@ fn main() {
                 ("io.k8s.api.batch.v1.CronJob", "batch", "v1", "CronJob", "CronJobs"),
             ]
         }
+        "core-objects" => {
+            generator.subschema_for::<Namespace>();
+            generator.subschema_for::<Node>();
+            generator.subschema_for::<ConfigMap>();
+            generator.subschema_for::<Secret>();
+            generator.subschema_for::<Service>();
+            generator.subschema_for::<Endpoints>();
+            generator.subschema_for::<ServiceAccount>();
+            generator.subschema_for::<PersistentVolumeClaim>();
+            generator.subschema_for::<PersistentVolume>();
+            generator.subschema_for::<Event>();
+            &[
+                ("io.k8s.api.core.v1.Namespace", "", "v1", "Namespace", "Namespaces"),
+                ("io.k8s.api.core.v1.Node", "", "v1", "Node", "Nodes"),
+                ("io.k8s.api.core.v1.ConfigMap", "", "v1", "ConfigMap", "ConfigMaps"),
+                ("io.k8s.api.core.v1.Secret", "", "v1", "Secret", "Secrets"),
+                ("io.k8s.api.core.v1.Service", "", "v1", "Service", "Services"),
+                ("io.k8s.api.core.v1.Endpoints", "", "v1", "Endpoints", "Endpoints"),
+                ("io.k8s.api.core.v1.ServiceAccount", "", "v1", "ServiceAccount", "ServiceAccounts"),
+                ("io.k8s.api.core.v1.PersistentVolumeClaim", "", "v1", "PersistentVolumeClaim", "PersistentVolumeClaims"),
+                ("io.k8s.api.core.v1.PersistentVolume", "", "v1", "PersistentVolume", "PersistentVolumes"),
+                ("io.k8s.api.core.v1.Event", "", "v1", "Event", "Events"),
+            ]
+        }
+        "discovery" => {
+            generator.subschema_for::<EndpointSlice>();
+            &[("io.k8s.api.discovery.v1.EndpointSlice", "discovery.k8s.io", "v1", "EndpointSlice", "EndpointSlices")]
+        }
+        "coordination" => {
+            generator.subschema_for::<Lease>();
+            &[("io.k8s.api.coordination.v1.Lease", "coordination.k8s.io", "v1", "Lease", "Leases")]
+        }
+        "events" => {
+            generator.subschema_for::<k8s_openapi::api::events::v1::Event>();
+            &[("io.k8s.api.events.v1.Event", "events.k8s.io", "v1", "Event", "Events")]
+        }
         other => {
-            eprintln!("unknown document {other:?}: core, apps or batch");
+            eprintln!("unknown document {other:?}: core, core-objects, apps, batch, discovery, coordination or events");
             std::process::exit(2);
         }
     };

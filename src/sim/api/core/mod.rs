@@ -7,6 +7,7 @@
 //! NamespaceLifecycle admission, the namespace controller), [`seed`] (the `kubernetes`
 //! Service), [`events_v1`] (`events.k8s.io/v1`, a view of the stored core/v1 Events).
 
+mod cluster;
 pub mod defaults;
 pub mod events_v1;
 pub mod namespaces;
@@ -28,6 +29,10 @@ use super::routes::{collection, single};
 use super::status::ApiError;
 use super::store::Store;
 use super::workloads::{delete, writes};
+use cluster::{
+    create_top, delete_item_top, delete_top, get_sub_top, get_top, list_top, namespace_update,
+    update_sub_top, update_top,
+};
 
 /// The core-group resources served here (pods and events have routes of their own).
 pub const SERVED: [Resource; 9] = [
@@ -163,128 +168,6 @@ fn create_body(res: Resource, h: &mut HeaderMap, body: Bytes) -> Result<Bytes, A
         HeaderValue::from_static("application/json"),
     );
     Ok(Bytes::from(serde_json::to_vec(&value).unwrap_or_default()))
-}
-
-async fn list_top(
-    State(store): State<Store>,
-    Path(plural): Path<String>,
-    RawQuery(q): RawQuery,
-    h: HeaderMap,
-) -> Response {
-    let res = SERVED.into_iter().find(|r| r.plural() == plural);
-    respond(
-        res.ok_or_else(ApiError::no_route)
-            .and_then(|res| collection(store, res, None, Query::parse(q.as_deref()), &h)),
-    )
-}
-
-async fn create_top(
-    state: State<Store>,
-    Path(plural): Path<String>,
-    q: RawQuery,
-    mut h: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let body = match served(&plural, false).and_then(|r| create_body(r, &mut h, body)) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
-    writes::create(state, core_path(String::new(), &plural), q, h, body).await
-}
-
-async fn delete_top(
-    state: State<Store>,
-    Path(plural): Path<String>,
-    q: RawQuery,
-    body: Bytes,
-) -> Response {
-    if let Err(e) = served(&plural, false) {
-        return e.into_response();
-    }
-    delete::delete_collection(state, core_path(String::new(), &plural), q, body).await
-}
-
-async fn get_top(
-    State(store): State<Store>,
-    Path((plural, name)): Path<(String, String)>,
-    h: HeaderMap,
-) -> Response {
-    respond(served(&plural, false).and_then(|res| single(&store, res, "", &name, &h)))
-}
-
-async fn update_top(
-    state: State<Store>,
-    Path((plural, name)): Path<(String, String)>,
-    method: Method,
-    q: RawQuery,
-    h: HeaderMap,
-    body: Bytes,
-) -> Response {
-    if let Err(e) = served(&plural, false) {
-        return e.into_response();
-    }
-    writes::update(
-        state,
-        core_item(String::new(), &plural, name),
-        method,
-        q,
-        h,
-        body,
-    )
-    .await
-}
-
-async fn delete_item_top(
-    state: State<Store>,
-    Path((plural, name)): Path<(String, String)>,
-    q: RawQuery,
-    body: Bytes,
-) -> Response {
-    if let Err(e) = served(&plural, false) {
-        return e.into_response();
-    }
-    if plural == "namespaces" && namespaces::UNDELETABLE.contains(&name.as_str()) {
-        return namespaces::undeletable(&name).into_response();
-    }
-    delete::delete(state, core_item(String::new(), &plural, name), q, body).await
-}
-
-async fn namespace_update(
-    state: State<Store>,
-    Path(name): Path<String>,
-    method: Method,
-    q: RawQuery,
-    h: HeaderMap,
-    body: Bytes,
-) -> Response {
-    update_top(state, Path(("namespaces".into(), name)), method, q, h, body).await
-}
-
-async fn get_sub_top(
-    State(store): State<Store>,
-    Path((plural, name, sub)): Path<(String, String, String)>,
-    h: HeaderMap,
-) -> Response {
-    respond(
-        served(&plural, false)
-            .and_then(|res| status_only(&sub).map(|()| res))
-            .and_then(|res| single(&store, res, "", &name, &h)),
-    )
-}
-
-async fn update_sub_top(
-    state: State<Store>,
-    Path((plural, name, sub)): Path<(String, String, String)>,
-    method: Method,
-    q: RawQuery,
-    h: HeaderMap,
-    body: Bytes,
-) -> Response {
-    if let Err(e) = served(&plural, false).and_then(|_| status_only(&sub)) {
-        return e.into_response();
-    }
-    let Path((g, v, ns, p, n)) = core_item(String::new(), &plural, name);
-    writes::update_sub(state, Path((g, v, ns, p, n, sub)), method, q, h, body).await
 }
 
 /// Only the `status` subresource is served for these kinds. Errors: 404.

@@ -1,6 +1,7 @@
 //! `/openapi/v3` (and `/openapi/v2`): the OpenAPI v3 discovery index and the `api/v1`,
-//! `apis/apps/v1` and `apis/batch/v1` documents, enough for kubectl to validate Pod and
-//! workload manifests (`kubectl create -f`, `kubectl apply -f` without `--validate=false`) and
+//! `apis/apps/v1`, `apis/batch/v1`, `apis/discovery.k8s.io/v1`, `apis/coordination.k8s.io/v1`
+//! and `apis/events.k8s.io/v1` documents, enough for kubectl to validate Pod, workload and
+//! core-object manifests (`kubectl create -f`, `kubectl apply -f` without `--validate=false`) and
 //! for `kubectl explain pod.spec.containers`.
 //!
 //! How kubectl (1.27+) uses it [cap, kubectl 1.32]: `create`/`apply` first `GET /openapi/v3`,
@@ -15,7 +16,9 @@
 //! The schemas (`assets/openapi/core-v1-pod-schemas.json`: Pod, PodList, Status and all they
 //! reference; `apps-v1-schemas.json`: Deployment, ReplicaSet, StatefulSet, DaemonSet, their
 //! lists and autoscaling/v1 Scale; `batch-v1-schemas.json`: Job, CronJob and their lists; each
-//! with upstream descriptions and the core types it references) are generated from
+//! with upstream descriptions and the core types it references; `core-v1-objects-schemas.json`,
+//! `discovery-v1-schemas.json`, `coordination-v1-schemas.json`, `events-v1-schemas.json`: the
+//! core objects of [`core_kinds`]) are generated from
 //! k8s-openapi's `schemars` implementations by `assets/openapi/generate`; at load
 //! [`patch_meta`] adds the list/patch extensions kube-apiserver has (kubectl apply's strategic
 //! merge patch depends on them); the paths are written here (pods) and in [`workloads`] after
@@ -32,6 +35,7 @@ use serde_json::{Value, json};
 
 use super::status::ApiError;
 
+mod core_kinds;
 mod patch_meta;
 pub mod v2;
 mod workloads;
@@ -45,26 +49,66 @@ pub(crate) enum Doc {
     Apps,
     /// `apis/batch/v1`.
     Batch,
+    /// `apis/discovery.k8s.io/v1`.
+    Discovery,
+    /// `apis/coordination.k8s.io/v1`.
+    Coordination,
+    /// `apis/events.k8s.io/v1`.
+    Events,
 }
 
 impl Doc {
-    const ALL: [Doc; 3] = [Doc::Core, Doc::Apps, Doc::Batch];
+    const ALL: [Doc; 6] = [
+        Doc::Core,
+        Doc::Apps,
+        Doc::Batch,
+        Doc::Discovery,
+        Doc::Coordination,
+        Doc::Events,
+    ];
 
-    /// The index key (`api/v1`, `apis/apps/v1`, `apis/batch/v1`).
+    /// The index key (`api/v1`, `apis/apps/v1`, `apis/batch/v1`, `apis/discovery.k8s.io/v1`…).
     fn path(self) -> &'static str {
         match self {
             Doc::Core => "api/v1",
             Doc::Apps => "apis/apps/v1",
             Doc::Batch => "apis/batch/v1",
+            Doc::Discovery => "apis/discovery.k8s.io/v1",
+            Doc::Coordination => "apis/coordination.k8s.io/v1",
+            Doc::Events => "apis/events.k8s.io/v1",
         }
     }
 
-    /// The generated `components.schemas` text (see the module docs).
-    fn text(self) -> &'static str {
+    /// The group of an `apis/{group}/v1` document (`""` for `api/v1`).
+    fn group(self) -> &'static str {
+        self.path()
+            .strip_prefix("apis/")
+            .and_then(|p| p.strip_suffix("/v1"))
+            .unwrap_or("")
+    }
+
+    /// The generated `components.schemas` texts (see the module docs), merged in order.
+    fn texts(self) -> &'static [&'static str] {
         match self {
-            Doc::Core => include_str!("../../../../assets/openapi/core-v1-pod-schemas.json"),
-            Doc::Apps => include_str!("../../../../assets/openapi/apps-v1-schemas.json"),
-            Doc::Batch => include_str!("../../../../assets/openapi/batch-v1-schemas.json"),
+            Doc::Core => &[
+                include_str!("../../../../assets/openapi/core-v1-pod-schemas.json"),
+                include_str!("../../../../assets/openapi/core-v1-objects-schemas.json"),
+            ],
+            Doc::Apps => &[include_str!(
+                "../../../../assets/openapi/apps-v1-schemas.json"
+            )],
+            Doc::Batch => &[include_str!(
+                "../../../../assets/openapi/batch-v1-schemas.json"
+            )],
+            Doc::Discovery => &[include_str!(
+                "../../../../assets/openapi/discovery-v1-schemas.json"
+            )],
+            Doc::Coordination => &[include_str!(
+                "../../../../assets/openapi/coordination-v1-schemas.json"
+            )],
+            Doc::Events => &[include_str!(
+                "../../../../assets/openapi/events-v1-schemas.json"
+            )],
         }
     }
 
@@ -86,15 +130,24 @@ pub fn router() -> Router {
 /// One document's `components.schemas`: the generated schemas with the list/patch extensions
 /// of [`patch_meta`] (an empty object if the embedded file were invalid JSON).
 fn doc_schemas(doc: Doc) -> &'static Value {
-    static DOCS: [OnceLock<Value>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static DOCS: [OnceLock<Value>; 6] = [const { OnceLock::new() }; 6];
     DOCS[doc.index()].get_or_init(|| {
-        let mut schemas: Value = serde_json::from_str(doc.text()).unwrap_or_else(|e| {
-            tracing::error!(
-                "embedded OpenAPI schemas of {} are invalid: {e}",
-                doc.path()
-            );
-            json!({})
-        });
+        let mut merged = serde_json::Map::new();
+        for text in doc.texts() {
+            let part: Value = serde_json::from_str(text).unwrap_or_else(|e| {
+                tracing::error!(
+                    "embedded OpenAPI schemas of {} are invalid: {e}",
+                    doc.path()
+                );
+                json!({})
+            });
+            if let Value::Object(m) = part {
+                for (k, v) in m {
+                    merged.entry(k).or_insert(v);
+                }
+            }
+        }
+        let mut schemas = Value::Object(merged);
         patch_meta::annotate(&mut schemas);
         schemas
     })
@@ -141,13 +194,19 @@ pub(crate) fn resolve(schema: &Value) -> Option<&'static Value> {
 
 /// A document (JSON text) and its hash (16 uppercase hex digits, FNV-1a 64).
 fn document(which: Doc) -> &'static (String, String) {
-    static DOCS: [OnceLock<(String, String)>; 3] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static DOCS: [OnceLock<(String, String)>; 6] = [const { OnceLock::new() }; 6];
     DOCS[which.index()].get_or_init(|| {
         let paths = match which {
-            Doc::Core => paths(),
+            Doc::Core => {
+                let mut p = paths();
+                if let Value::Object(m) = &mut p {
+                    m.extend(core_kinds::paths(&core_kinds::kinds("")));
+                }
+                p
+            }
             Doc::Apps => workloads::paths("apps"),
             Doc::Batch => workloads::paths("batch"),
+            other => Value::Object(core_kinds::paths(&core_kinds::kinds(other.group()))),
         };
         let doc = json!({
             "openapi": "3.0.0",
@@ -181,15 +240,17 @@ async fn api_v1(RawQuery(q): RawQuery) -> Response {
     serve_doc(Doc::Core, q.as_deref())
 }
 
-/// `/openapi/v3/apis/{apps,batch}/v1`; other groups are a 404.
+/// `/openapi/v3/apis/{group}/v1` of a served document; other groups are a 404.
 async fn api_group(
     axum::extract::Path((group, version)): axum::extract::Path<(String, String)>,
     RawQuery(q): RawQuery,
 ) -> Response {
-    match (group.as_str(), version.as_str()) {
-        ("apps", "v1") => serve_doc(Doc::Apps, q.as_deref()),
-        ("batch", "v1") => serve_doc(Doc::Batch, q.as_deref()),
-        _ => ApiError::no_route().into_response(),
+    match Doc::ALL
+        .into_iter()
+        .find(|d| d.group() == group && !group.is_empty() && version == "v1")
+    {
+        Some(doc) => serve_doc(doc, q.as_deref()),
+        None => ApiError::no_route().into_response(),
     }
 }
 

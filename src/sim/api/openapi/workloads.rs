@@ -20,7 +20,7 @@ fn camel(group: &str) -> String {
     format!("{first}{}V1", c.as_str())
 }
 
-fn list_params() -> Vec<Value> {
+pub(super) fn list_params() -> Vec<Value> {
     vec![
         query_param(
             "fieldSelector",
@@ -34,12 +34,12 @@ fn list_params() -> Vec<Value> {
     ]
 }
 
-fn body_of(schema: &str) -> Value {
+pub(super) fn body_of(schema: &str) -> Value {
     json!({"content": {"*/*": {"schema": schema_ref(schema)}}, "required": true})
 }
 
 /// The item-level operations of `schema` (the object, or its Scale) under `id` names.
-fn item_ops(tag: &str, gvk: &Value, id: &str, schema: &str, with_delete: bool) -> Value {
+pub(super) fn item_ops(tag: &str, gvk: &Value, id: &str, schema: &str, with_delete: bool) -> Value {
     let mut m = Map::new();
     m.insert(
         "get".into(),

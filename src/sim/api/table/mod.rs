@@ -7,6 +7,7 @@
 //! generates the wide cells. `rows[].object` is a `PartialObjectMetadata` (`includeObject=Metadata`).
 
 mod core;
+mod core_cells;
 mod core_kinds;
 mod workloads;
 #[cfg(test)]
