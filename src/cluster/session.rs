@@ -45,6 +45,8 @@ pub struct Session {
     /// The diagnosis' one-shot reads (`Cmd::ReadLogTail`, `Cmd::Lookup`); finished ones are
     /// pruned when the next one starts.
     evidence: Vec<AbortOnDropHandle<()>>,
+    /// The watch of the pod's node (`Cmd::WatchNode`, `cluster::node_watch`).
+    node_watch: Option<AbortOnDropHandle<()>>,
 }
 
 impl Session {
@@ -82,6 +84,7 @@ impl Session {
             owner_check: None,
             namespace_check: None,
             evidence: Vec::new(),
+            node_watch: None,
         }
     }
 
@@ -142,6 +145,7 @@ impl Session {
         self.evidence.clear();
         self.owner_check = None;
         self.namespace_check = None;
+        self.node_watch = None;
     }
 
     /// Whether the pod picker's list+watch is running (it runs only while the picker is open).
@@ -363,6 +367,13 @@ impl Session {
                     Msg::LookedUp { object, lookup }
                 }));
             }
+            Cmd::WatchNode { name } => {
+                let api: Api<k8s_openapi::api::core::v1::Node> =
+                    Api::all(self.target.client.clone());
+                self.node_watch = Some(AbortOnDropHandle::new(tokio::spawn(
+                    super::node_watch::watch_node(api, name.clone(), self.stamped()),
+                )));
+            }
             // The terminal handoff is the loop's (`tui::run`).
             Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}
             Cmd::Quit => {
@@ -371,6 +382,7 @@ impl Session {
                 self.events_watch = None;
                 self.logs.clear();
                 self.evidence.clear();
+                self.node_watch = None;
                 self.on_demand.stop_all();
             }
         }
