@@ -105,6 +105,19 @@ pub fn decode_object(
         Resource::DaemonSets => wrap(value, fv, resource, Object::DaemonSet),
         Resource::Jobs => wrap(value, fv, resource, Object::Job),
         Resource::CronJobs => wrap(value, fv, resource, Object::CronJob),
+        Resource::Namespaces => wrap(value, fv, resource, Object::Namespace),
+        Resource::Nodes => wrap(value, fv, resource, Object::Node),
+        Resource::ConfigMaps => wrap(value, fv, resource, Object::ConfigMap),
+        Resource::Secrets => wrap(value, fv, resource, Object::Secret),
+        Resource::Services => wrap(value, fv, resource, Object::Service),
+        Resource::Endpoints => wrap(value, fv, resource, Object::Endpoints),
+        Resource::EndpointSlices => wrap(value, fv, resource, Object::EndpointSlice),
+        Resource::ServiceAccounts => wrap(value, fv, resource, Object::ServiceAccount),
+        Resource::PersistentVolumeClaims => {
+            wrap(value, fv, resource, Object::PersistentVolumeClaim)
+        }
+        Resource::PersistentVolumes => wrap(value, fv, resource, Object::PersistentVolume),
+        Resource::Leases => wrap(value, fv, resource, Object::Lease),
     }
 }
 

@@ -1,12 +1,18 @@
-//! The stored objects (Pod, core/v1 Event and the apps/v1 and batch/v1 workloads) and the
-//! field access selectors need.
+//! The stored objects (Pod, core/v1 Event, the apps/v1 and batch/v1 workloads and the core
+//! objects around a pod: Namespaces, Nodes, ConfigMaps, Secrets, Services, Endpoints,
+//! EndpointSlices, ServiceAccounts, PVCs, PVs, Leases) and the field access selectors need.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::batch::v1::{CronJob, Job};
-use k8s_openapi::api::core::v1::{Event, Pod};
+use k8s_openapi::api::coordination::v1::Lease;
+use k8s_openapi::api::core::v1::{
+    ConfigMap, Endpoints, Event, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod,
+    Secret, Service, ServiceAccount,
+};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::Value;
 
@@ -25,6 +31,17 @@ macro_rules! each {
             Object::DaemonSet($x) => $body,
             Object::Job($x) => $body,
             Object::CronJob($x) => $body,
+            Object::Namespace($x) => $body,
+            Object::Node($x) => $body,
+            Object::ConfigMap($x) => $body,
+            Object::Secret($x) => $body,
+            Object::Service($x) => $body,
+            Object::Endpoints($x) => $body,
+            Object::EndpointSlice($x) => $body,
+            Object::ServiceAccount($x) => $body,
+            Object::PersistentVolumeClaim($x) => $body,
+            Object::PersistentVolume($x) => $body,
+            Object::Lease($x) => $body,
         }
     };
 }
@@ -48,6 +65,28 @@ pub enum Object {
     Job(Arc<Job>),
     /// A batch/v1 CronJob.
     CronJob(Arc<CronJob>),
+    /// A core/v1 Namespace (cluster-scoped).
+    Namespace(Arc<Namespace>),
+    /// A core/v1 Node (cluster-scoped).
+    Node(Arc<Node>),
+    /// A core/v1 ConfigMap.
+    ConfigMap(Arc<ConfigMap>),
+    /// A core/v1 Secret.
+    Secret(Arc<Secret>),
+    /// A core/v1 Service.
+    Service(Arc<Service>),
+    /// A core/v1 Endpoints.
+    Endpoints(Arc<Endpoints>),
+    /// A discovery.k8s.io/v1 EndpointSlice.
+    EndpointSlice(Arc<EndpointSlice>),
+    /// A core/v1 ServiceAccount.
+    ServiceAccount(Arc<ServiceAccount>),
+    /// A core/v1 PersistentVolumeClaim.
+    PersistentVolumeClaim(Arc<PersistentVolumeClaim>),
+    /// A core/v1 PersistentVolume (cluster-scoped).
+    PersistentVolume(Arc<PersistentVolume>),
+    /// A coordination.k8s.io/v1 Lease.
+    Lease(Arc<Lease>),
 }
 
 impl Object {
@@ -62,6 +101,17 @@ impl Object {
             Object::DaemonSet(_) => Resource::DaemonSets,
             Object::Job(_) => Resource::Jobs,
             Object::CronJob(_) => Resource::CronJobs,
+            Object::Namespace(_) => Resource::Namespaces,
+            Object::Node(_) => Resource::Nodes,
+            Object::ConfigMap(_) => Resource::ConfigMaps,
+            Object::Secret(_) => Resource::Secrets,
+            Object::Service(_) => Resource::Services,
+            Object::Endpoints(_) => Resource::Endpoints,
+            Object::EndpointSlice(_) => Resource::EndpointSlices,
+            Object::ServiceAccount(_) => Resource::ServiceAccounts,
+            Object::PersistentVolumeClaim(_) => Resource::PersistentVolumeClaims,
+            Object::PersistentVolume(_) => Resource::PersistentVolumes,
+            Object::Lease(_) => Resource::Leases,
         }
     }
 
@@ -98,6 +148,17 @@ impl Object {
             Resource::DaemonSets => Object::DaemonSet(de(value)?),
             Resource::Jobs => Object::Job(de(value)?),
             Resource::CronJobs => Object::CronJob(de(value)?),
+            Resource::Namespaces => Object::Namespace(de(value)?),
+            Resource::Nodes => Object::Node(de(value)?),
+            Resource::ConfigMaps => Object::ConfigMap(de(value)?),
+            Resource::Secrets => Object::Secret(de(value)?),
+            Resource::Services => Object::Service(de(value)?),
+            Resource::Endpoints => Object::Endpoints(de(value)?),
+            Resource::EndpointSlices => Object::EndpointSlice(de(value)?),
+            Resource::ServiceAccounts => Object::ServiceAccount(de(value)?),
+            Resource::PersistentVolumeClaims => Object::PersistentVolumeClaim(de(value)?),
+            Resource::PersistentVolumes => Object::PersistentVolume(de(value)?),
+            Resource::Leases => Object::Lease(de(value)?),
         })
     }
 
@@ -112,6 +173,17 @@ impl Object {
             Resource::DaemonSets => Object::DaemonSet(Arc::default()),
             Resource::Jobs => Object::Job(Arc::default()),
             Resource::CronJobs => Object::CronJob(Arc::default()),
+            Resource::Namespaces => Object::Namespace(Arc::default()),
+            Resource::Nodes => Object::Node(Arc::default()),
+            Resource::ConfigMaps => Object::ConfigMap(Arc::default()),
+            Resource::Secrets => Object::Secret(Arc::default()),
+            Resource::Services => Object::Service(Arc::default()),
+            Resource::Endpoints => Object::Endpoints(Arc::default()),
+            Resource::EndpointSlices => Object::EndpointSlice(Arc::default()),
+            Resource::ServiceAccounts => Object::ServiceAccount(Arc::default()),
+            Resource::PersistentVolumeClaims => Object::PersistentVolumeClaim(Arc::default()),
+            Resource::PersistentVolumes => Object::PersistentVolume(Arc::default()),
+            Resource::Leases => Object::Lease(Arc::default()),
         }
     }
 
@@ -143,7 +215,11 @@ impl Object {
     /// `status.nominatedNodeName`. Events: `metadata.*`, `involvedObject.{kind,namespace,name,uid,
     /// apiVersion,resourceVersion,fieldPath}`, `reason`, `reportingComponent`, `source`, `type`.
     /// Workloads: `metadata.name`, `metadata.namespace`; Jobs also `status.successful` (the
-    /// `status.succeeded` count, as `pkg/registry/batch/job/strategy.go` selects it).
+    /// `status.succeeded` count, as `pkg/registry/batch/job/strategy.go` selects it). The core
+    /// objects: `metadata.name`, `metadata.namespace`; Secrets also `type`
+    /// (`pkg/registry/core/secret/strategy.go`), Namespaces `status.phase`
+    /// (`pkg/registry/core/namespace/strategy.go`), Nodes `spec.unschedulable`
+    /// (`pkg/registry/core/node/strategy.go`, `true`/`false`).
     pub fn field(&self, label: &str) -> Option<String> {
         let s = |o: &Option<String>| o.clone().unwrap_or_default();
         match label {
@@ -191,6 +267,17 @@ impl Object {
                     _ => return None,
                 })
             }
+            Object::Secret(x) if label == "type" => Some(s(&x.type_)),
+            Object::Namespace(x) if label == "status.phase" => {
+                Some(x.status.as_ref().map(|st| s(&st.phase)).unwrap_or_default())
+            }
+            Object::Node(x) if label == "spec.unschedulable" => Some(
+                x.spec
+                    .as_ref()
+                    .and_then(|sp| sp.unschedulable)
+                    .unwrap_or(false)
+                    .to_string(),
+            ),
             Object::Job(j) if label == "status.successful" => Some(
                 j.status
                     .as_ref()

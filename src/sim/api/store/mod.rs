@@ -8,6 +8,8 @@
 //! [`logbuf`]), [`intents`] (work for the
 //! kubelet driver), [`workloads`] (the apps/v1 and batch/v1 objects), [`stream_cuts`] (a test knob that cuts the open exec/port-forward connections).
 
+#[cfg(test)]
+mod core_tests;
 mod history;
 mod intents;
 pub(crate) mod logbuf;

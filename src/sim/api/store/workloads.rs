@@ -1,4 +1,5 @@
-//! Generic writes for the kinds without a kubelet (the apps/v1 and batch/v1 workloads): create,
+//! Generic writes for the kinds without a kubelet (the apps/v1 and batch/v1 workloads and the
+//! core objects; cluster-scoped ones under namespace `""`): create,
 //! update, delete with finalizers, each committing one change as the pod writes do. The rules
 //! are the API server's registry's (`docs/workloads-api.md`): `generateName`, server-owned
 //! metadata, `metadata.generation` bumped by spec changes only.
@@ -94,11 +95,13 @@ impl Store {
     }
 
     /// Creates an object. Pods go to [`Store::create_pod`] and events to [`Store::add_event`];
-    /// for the workloads: namespace defaults to `default`; an empty name with
-    /// `metadata.generateName` becomes that prefix plus five random characters; the server
-    /// sets `uid`, `creationTimestamp` (the store's clock), `generation: 1` and
-    /// `resourceVersion`, clears `deletionTimestamp`, and applies the API server's defaults
-    /// and a Job's generated selector (`workloads::defaults`). Errors: 400 when there is no name,
+    /// for the other kinds: namespace defaults to `default` (a cluster-scoped kind's —
+    /// Namespace, Node, PersistentVolume — is removed; they are stored under namespace `""`);
+    /// an empty name with `metadata.generateName` becomes that prefix plus five random
+    /// characters; the server sets `uid`, `creationTimestamp` (the store's clock),
+    /// `generation: 1` (workloads only, [`Resource::has_generation`]) and `resourceVersion`,
+    /// clears `deletionTimestamp`, and applies the API server's defaults and a Job's
+    /// generated selector (`workloads::defaults`). Errors: 400 when there is no name,
     /// 409 AlreadyExists (`deployments.apps "web" already exists`).
     pub fn create_object(&self, mut obj: Object) -> Result<Object, ApiError> {
         match obj {
@@ -121,15 +124,21 @@ impl Store {
             }
         }
         meta.name = Some(name.clone());
-        let ns = meta
-            .namespace
-            .clone()
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| "default".to_string());
-        meta.namespace = Some(ns.clone());
+        let ns = if res.namespaced() {
+            let ns = meta
+                .namespace
+                .clone()
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| "default".to_string());
+            meta.namespace = Some(ns.clone());
+            ns
+        } else {
+            meta.namespace = None;
+            String::new()
+        };
         meta.uid = Some(random_uid());
         meta.creation_timestamp = Some(Time(now));
-        meta.generation = Some(1);
+        meta.generation = res.has_generation().then_some(1);
         meta.deletion_timestamp = None;
         meta.deletion_grace_period_seconds = None;
         defaults::apply(&mut obj);
@@ -150,7 +159,7 @@ impl Store {
 
     /// Applies `f` to the stored object under the store's lock and writes the result: nothing
     /// is written (no resourceVersion, no event; the stored object is returned) when nothing
-    /// changed; `metadata.generation` grows by one when `spec` changed (status- or
+    /// changed; `metadata.generation` grows by one when `spec` changed (workloads only; status- or
     /// metadata-only writes keep it); name, namespace, uid, creationTimestamp and
     /// deletionTimestamp stay the server's. An object whose deletion was requested and whose
     /// last finalizer `f` removed is deleted (one DELETED change with that state).
@@ -199,7 +208,7 @@ impl Store {
         if obj.to_json() == old.to_json() {
             return Ok(old);
         }
-        if spec_changed {
+        if spec_changed && resource.has_generation() {
             let meta = obj.meta_mut();
             meta.generation = Some(meta.generation.unwrap_or(0) + 1);
         }
@@ -274,7 +283,8 @@ impl Store {
         Ok(obj)
     }
 
-    /// One stored object of any kind by namespace/name.
+    /// One stored object of any kind by namespace/name (namespace `""` for a cluster-scoped
+    /// kind).
     pub fn object(&self, resource: Resource, ns: &str, name: &str) -> Option<Object> {
         let st = self.lock();
         let key = (ns.to_string(), name.to_string());

@@ -136,7 +136,7 @@ pub(super) fn columns(resource: Resource) -> Vec<Value> {
             ),
             age,
         ],
-        Resource::Pods | Resource::Events => vec![name, age],
+        _ => vec![name, age],
     };
     cols.extend(wide(!matches!(
         resource,
@@ -346,6 +346,6 @@ pub(super) fn row(obj: &Object, now: Timestamp) -> Value {
                 Some(js.and_then(|s| s.selector.as_ref())),
             )
         }
-        Object::Pod(_) | Object::Event(_) => json!({"cells": [name, age]}),
+        _ => json!({"cells": [name, age]}),
     }
 }

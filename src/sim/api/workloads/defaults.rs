@@ -148,7 +148,7 @@ pub fn apply(obj: &mut Object) {
                 template(&mut js.template);
             }
         }
-        Object::Pod(_) | Object::Event(_) => {}
+        _ => {}
     }
 }
 

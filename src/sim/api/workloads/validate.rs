@@ -135,7 +135,7 @@ pub fn check(obj: &Object) -> Result<(), ApiError> {
                 template(Some(&js.template), path, &mut causes);
             }
         }
-        Object::Pod(_) | Object::Event(_) => {}
+        _ => {}
     }
     if causes.is_empty() {
         return Ok(());
