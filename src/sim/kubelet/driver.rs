@@ -58,6 +58,8 @@ pub(crate) fn step(
     uids: &mut HashMap<(String, String), String>,
 ) {
     let now = store.now();
+    // A kubelet the control plane lost (`sim::nodes`) hears no deletes and writes nothing.
+    let lost = crate::sim::nodes::unreachable(store, &kubelet.node.cfg.node_name);
     let mut changes = Vec::new();
     for intent in store.take_intents() {
         match intent {
@@ -69,6 +71,7 @@ pub(crate) fn step(
                 uids.insert((namespace, name), uid);
                 changes.extend(kubelet.admit(pod, now));
             }
+            Intent::Delete { .. } if lost => {}
             Intent::Delete {
                 namespace,
                 name,
@@ -83,6 +86,9 @@ pub(crate) fn step(
         }
     }
     changes.extend(kubelet.advance(now));
+    if lost {
+        return;
+    }
     for change in changes {
         apply(store, uids, change);
     }

@@ -7,6 +7,7 @@
 //! generates the wide cells. `rows[].object` is a `PartialObjectMetadata` (`includeObject=Metadata`).
 
 mod core;
+mod node;
 mod workloads;
 #[cfg(test)]
 mod workloads_tests;
@@ -49,6 +50,7 @@ pub fn table(resource: Resource, objects: &[Object], rv: u64, now: Timestamp) ->
     let columns = match resource {
         Resource::Pods => core::pod_columns(),
         Resource::Events => core::event_columns(),
+        Resource::Nodes => node::columns(),
         other => workloads::columns(other),
     };
     let rows: Vec<Value> = objects
@@ -57,6 +59,7 @@ pub fn table(resource: Resource, objects: &[Object], rv: u64, now: Timestamp) ->
             let mut row = match o {
                 Object::Pod(p) => core::pod_row(p, now),
                 Object::Event(e) => core::event_row(e, now),
+                Object::Node(n) => node::row(n, now),
                 other => workloads::row(other, now),
             };
             row["object"] = partial_metadata(o);
