@@ -193,6 +193,7 @@ impl Simulator {
             return Err(SimError::NotLoopback(cfg.listen));
         }
         let store = Store::new(cfg.clock);
+        api::core::namespaces::seed(&store)?;
         let now = cfg.clock.now();
         let mut namespace = None;
         for dir in &cfg.fixtures {
@@ -207,6 +208,10 @@ impl Simulator {
                     .clone()
                     .unwrap_or_else(|| "default".into())
             });
+            api::core::namespaces::ensure(
+                &store,
+                fx.pod.metadata.namespace.as_deref().unwrap_or("default"),
+            )?;
             store.create_pod(fx.pod.clone())?;
             for ev in &fx.events {
                 store.add_event(ev.clone())?;
@@ -246,6 +251,7 @@ impl Simulator {
             addr: cfg.listen,
             source,
         })?;
+        api::core::seed::kubernetes_service(&store, addr)?;
         let scheme = if cfg.insecure_http { "http" } else { "https" };
         let url = match addr {
             SocketAddr::V4(a) => format!("{scheme}://{}:{}", a.ip(), a.port()),
@@ -257,6 +263,11 @@ impl Simulator {
             Some(tls::generate()?)
         };
         let token = serving.as_ref().map(|_| new_token());
+        let ca = serving
+            .as_ref()
+            .map(|s| s.ca_pem.clone())
+            .unwrap_or_default();
+        tokio::spawn(api::core::namespaces::run(store.clone(), ca));
         let (kubeconfig, owns_kubeconfig) = match &cfg.kubeconfig_out {
             Some(p) => (p.clone(), false),
             None => (

@@ -25,6 +25,7 @@ use super::SimError;
 use jiff::SignedDuration;
 
 use super::api::admission;
+use super::api::core::namespaces;
 use super::api::decode::{self, FieldValidation};
 use super::api::object::{Object, Resource};
 use super::api::status::ApiError;
@@ -212,6 +213,8 @@ pub fn start_scenario(store: &Store, items: Vec<ScenarioItem>) -> Result<Vec<Str
             // Carried out by the node task (`Simulator::start` hands it the plans).
             ScenarioItem::Node(_) => {}
             ScenarioItem::Pod(pod) => {
+                let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
+                namespaces::ensure(store, ns)?;
                 for p in create_scenario(store, vec![*pod])? {
                     namespaces.push(p.metadata.namespace.unwrap_or_default());
                 }
@@ -221,6 +224,10 @@ pub fn start_scenario(store: &Store, items: Vec<ScenarioItem>) -> Result<Vec<Str
                 after: None,
             } => {
                 defaults::apply(&mut object);
+                if object.resource().namespaced() {
+                    let ns = object.namespace();
+                    namespaces::ensure(store, if ns.is_empty() { "default" } else { ns })?;
+                }
                 let created = store.create_object(object)?;
                 namespaces.push(created.namespace().to_string());
             }
@@ -228,6 +235,10 @@ pub fn start_scenario(store: &Store, items: Vec<ScenarioItem>) -> Result<Vec<Str
                 object,
                 after: Some(d),
             } => {
+                if object.resource().namespaced() {
+                    let ns = object.namespace();
+                    namespaces::ensure(store, if ns.is_empty() { "default" } else { ns })?;
+                }
                 let at = start.checked_add(d).unwrap_or(start);
                 let store = store.clone();
                 tokio::spawn(async move {

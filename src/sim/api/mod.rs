@@ -3,12 +3,13 @@
 //! ([`store`]), watches ([`watch`]), server-side Tables ([`table`]), selectors ([`select`]),
 //! query strings ([`query`]), request bodies ([`decode`]) and the framework's rejections
 //! ([`rejection`]), writes ([`writes`], [`admission`],
-//! [`patch`], [`ephemeral`]), `pods/log` ([`logs`]), the objects a pod refers to
-//! ([`related`]) and `metav1.Status` errors ([`status`]). Every answer follows the wire
+//! [`patch`], [`ephemeral`]), `pods/log` ([`logs`]), the core objects around a pod
+//! ([`core`]) and `metav1.Status` errors ([`status`]). Every answer follows the wire
 //! protocol of `docs/protocols.md`.
 
 pub(crate) mod admission;
 pub(crate) mod auth;
+pub(crate) mod core;
 pub(crate) mod decode;
 pub(crate) mod ephemeral;
 pub(crate) mod label_selector;
@@ -18,7 +19,6 @@ pub(crate) mod openapi;
 pub(crate) mod patch;
 pub(crate) mod query;
 pub(crate) mod rejection;
-pub(crate) mod related;
 pub(crate) mod resource;
 pub(crate) mod routes;
 pub(crate) mod select;

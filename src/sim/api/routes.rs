@@ -1,7 +1,7 @@
-//! HTTP routes of the simulated API server: discovery, pods, events, logs (see
-//! `docs/protocols.md` Appendix B), and the apps/batch workloads of [`workloads`]. Every error is a `metav1.Status` JSON body.
-
-use std::collections::BTreeSet;
+//! HTTP routes of the simulated API server: discovery (each document also with a trailing
+//! slash, as kube-apiserver serves `/api/` and `/apis/`), pods, events, logs (see
+//! `docs/protocols.md` Appendix B), the core objects of [`super::core`] and the apps/batch
+//! workloads of [`workloads`]. Every error is a `metav1.Status` JSON body.
 
 use axum::Router;
 use axum::extract::{Path, RawQuery, State};
@@ -15,20 +15,28 @@ use super::query::Query;
 use super::select::Selector;
 use super::status::{ApiError, json_response};
 use super::store::Store;
+use super::workloads::discovery;
 use super::{ephemeral, logs, table, watch, workloads, writes};
 
 /// The router for `store`; unknown paths answer 404, unsupported verbs 405 (Status bodies).
 pub fn router(store: Store) -> Router {
     Router::new()
         .route("/version", only_get(get(version)))
+        .route("/version/", only_get(get(version)))
         .route("/healthz", only_get(get(healthz)))
         .route("/livez", only_get(get(healthz)))
         .route("/readyz", only_get(get(healthz)))
-        .route("/api", only_get(get(api_versions)))
-        .route("/apis", only_get(get(workloads::discovery::group_list)))
-        .route("/api/v1", only_get(get(api_v1_resources)))
-        .route("/api/v1/namespaces", only_get(get(list_namespaces)))
-        .route("/api/v1/namespaces/{ns}", only_get(get(get_namespace)))
+        .route("/api", only_get(get(discovery::api_versions)))
+        .route("/api/", only_get(get(discovery::api_versions)))
+        .route("/apis", only_get(get(discovery::group_list)))
+        .route("/apis/", only_get(get(discovery::group_list)))
+        .route("/apis/{group}/", only_get(get(discovery::group)))
+        .route(
+            "/apis/{group}/{version}/",
+            only_get(get(discovery::resources)),
+        )
+        .route("/api/v1", only_get(get(discovery::core_resources)))
+        .route("/api/v1/", only_get(get(discovery::core_resources)))
         .route("/api/v1/pods", list_all(Resource::Pods))
         .route(
             "/api/v1/namespaces/{ns}/pods",
@@ -66,9 +74,13 @@ pub fn router(store: Store) -> Router {
                 .put(ephemeral::put),
         )
         .merge(crate::sim::stream::routes())
-        .merge(super::related::routes())
+        .merge(super::core::routes())
         .merge(workloads::routes())
         .fallback(|| async { ApiError::no_route() })
+        .layer(axum::middleware::from_fn_with_state(
+            store.clone(),
+            super::core::namespaces::lifecycle,
+        ))
         .with_state(store)
 }
 
@@ -95,121 +107,6 @@ async fn version() -> Response {
 /// `/healthz`, `/livez`, `/readyz`: `200 ok` in plain text, as kube-apiserver answers.
 async fn healthz() -> &'static str {
     "ok"
-}
-
-async fn api_versions() -> Response {
-    json_response(
-        StatusCode::OK,
-        &json!({
-            "kind": "APIVersions", "versions": ["v1"],
-            "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]
-        }),
-    )
-}
-
-fn resource(name: &str, kind: &str, namespaced: bool, verbs: &[&str], short: &[&str]) -> Value {
-    let mut r = json!({"name": name, "singularName": "", "namespaced": namespaced, "kind": kind, "verbs": verbs});
-    if !short.is_empty() {
-        r["shortNames"] = json!(short);
-    }
-    r
-}
-
-async fn api_v1_resources() -> Response {
-    let rw = [
-        "create",
-        "delete",
-        "deletecollection",
-        "get",
-        "list",
-        "patch",
-        "update",
-        "watch",
-    ];
-    let resources = vec![
-        resource("events", "Event", true, &rw, &["ev"]),
-        resource(
-            "namespaces",
-            "Namespace",
-            false,
-            &[
-                "create", "delete", "get", "list", "patch", "update", "watch",
-            ],
-            &["ns"],
-        ),
-        resource("pods", "Pod", true, &rw, &["po"]),
-        resource(
-            "pods/attach",
-            "PodAttachOptions",
-            true,
-            &["create", "get"],
-            &[],
-        ),
-        resource(
-            "pods/ephemeralcontainers",
-            "Pod",
-            true,
-            &["get", "patch", "update"],
-            &[],
-        ),
-        resource("pods/exec", "PodExecOptions", true, &["create", "get"], &[]),
-        resource("pods/log", "Pod", true, &["get"], &[]),
-        resource(
-            "pods/portforward",
-            "PodPortForwardOptions",
-            true,
-            &["create", "get"],
-            &[],
-        ),
-        resource("pods/status", "Pod", true, &["get", "patch", "update"], &[]),
-    ];
-    let mut resources = resources;
-    if let Some(pods) = resources.iter_mut().find(|r| r["name"] == "pods") {
-        pods["singularName"] = json!("pod");
-        pods["categories"] = json!(["all"]);
-    }
-    json_response(
-        StatusCode::OK,
-        &json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "v1", "resources": resources}),
-    )
-}
-
-fn namespace_json(name: &str) -> Value {
-    json!({
-        "kind": "Namespace", "apiVersion": "v1",
-        "metadata": {"name": name, "resourceVersion": "1", "labels": {"kubernetes.io/metadata.name": name}},
-        "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}
-    })
-}
-
-/// The namespaces that exist: `default` and every namespace a pod or a workload object is in.
-fn namespaces(store: &Store) -> BTreeSet<String> {
-    let mut set = BTreeSet::from(["default".to_string()]);
-    for res in std::iter::once(Resource::Pods).chain(Resource::WORKLOADS) {
-        let (objects, _) = store.list(res, None);
-        set.extend(objects.iter().map(|o| o.namespace().to_string()));
-    }
-    set
-}
-
-async fn list_namespaces(State(store): State<Store>) -> Response {
-    let items: Vec<Value> = namespaces(&store)
-        .iter()
-        .map(|n| namespace_json(n))
-        .collect();
-    let rv = store.resource_version().to_string();
-    json_response(
-        StatusCode::OK,
-        &json!({"kind": "NamespaceList", "apiVersion": "v1", "metadata": {"resourceVersion": rv}, "items": items}),
-    )
-}
-
-async fn get_namespace(State(store): State<Store>, Path(ns): Path<String>) -> Response {
-    if namespaces(&store).contains(&ns) {
-        json_response(StatusCode::OK, &namespace_json(&ns))
-    } else {
-        ApiError::not_found("namespaces", &ns).into_response()
-    }
 }
 
 /// `GET` of a collection across namespaces (`/api/v1/pods`, `/api/v1/events`).

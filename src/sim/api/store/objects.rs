@@ -199,6 +199,26 @@ impl Store {
         Ok((*event).clone())
     }
 
+    /// Removes an event; watchers get DELETED with its last state (new resourceVersion), as
+    /// when the namespace controller empties a namespace. Errors: 404 `events "x" not found`.
+    pub fn delete_event(&self, ns: &str, name: &str) -> Result<Event, ApiError> {
+        let mut st = self.lock();
+        let old = st
+            .events
+            .remove(&(ns.to_string(), name.to_string()))
+            .ok_or_else(|| ApiError::not_found("events", name))?;
+        let mut last = (*old).clone();
+        last.metadata.resource_version = Some((st.rv + 1).to_string());
+        let last = Arc::new(last);
+        self.commit(
+            &mut st,
+            ChangeType::Deleted,
+            Object::Event(last.clone()),
+            Some(Object::Event(old)),
+        );
+        Ok((*last).clone())
+    }
+
     /// One pod by namespace/name.
     pub fn pod(&self, ns: &str, name: &str) -> Option<Pod> {
         self.lock()

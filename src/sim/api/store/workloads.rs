@@ -4,6 +4,7 @@
 //! are the API server's registry's (`docs/workloads-api.md`): `generateName`, server-owned
 //! metadata, `metadata.generation` bumped by spec changes only.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
@@ -13,6 +14,7 @@ use tokio::sync::broadcast;
 
 use super::history::{Change, ChangeType};
 use super::{State, Store};
+use crate::sim::api::core::defaults as core_defaults;
 use crate::sim::api::object::{Object, Resource};
 use crate::sim::api::status::ApiError;
 use crate::sim::api::workloads::defaults;
@@ -79,10 +81,23 @@ fn spec_of(obj: &Object) -> Value {
     obj.to_json().get("spec").cloned().unwrap_or(Value::Null)
 }
 
-/// Whether `obj` is due for removal: deletion requested and no finalizer left.
+/// Whether `obj` is due for removal: deletion requested and no finalizer left (for a
+/// Namespace also none in `spec.finalizers`).
 fn finalized(obj: &Object) -> bool {
     let meta = obj.meta();
-    meta.deletion_timestamp.is_some() && meta.finalizers.as_ref().is_none_or(Vec::is_empty)
+    meta.deletion_timestamp.is_some()
+        && meta.finalizers.as_ref().is_none_or(Vec::is_empty)
+        && !spec_finalized(obj)
+}
+
+/// Whether `obj` is a Namespace whose `spec.finalizers` still holds it (the namespace
+/// controller empties them once the namespace's content is gone; `docs/core-api.md` §3).
+fn spec_finalized(obj: &Object) -> bool {
+    matches!(obj, Object::Namespace(n) if n
+        .spec
+        .as_ref()
+        .and_then(|s| s.finalizers.as_ref())
+        .is_some_and(|f| !f.is_empty()))
 }
 
 impl Store {
@@ -143,10 +158,15 @@ impl Store {
         meta.deletion_grace_period_seconds = None;
         defaults::apply(&mut obj);
         defaults::on_create(&mut obj);
+        core_defaults::apply(&mut obj);
         let mut st = self.lock();
         let key = (ns, name.clone());
         if st.workloads.get(&res).is_some_and(|m| m.contains_key(&key)) {
             return Err(ApiError::already_exists(&res.qualified(), &name));
+        }
+        if res == Resource::Services {
+            let (ips, ports) = service_allocations(&st);
+            core_defaults::allocate(&mut obj, &ips, &ports);
         }
         obj.meta_mut().resource_version = Some((st.rv + 1).to_string());
         st.workloads
@@ -187,6 +207,8 @@ impl Store {
         let old = stored(&st, resource, &key, name)?;
         let mut obj = old.clone();
         f(&mut obj)?;
+        core_defaults::apply(&mut obj);
+        core_defaults::keep_allocated(&mut obj, &old);
         if obj.resource() != resource {
             return Err(ApiError::bad_request(format!(
                 "the object is a {}, not a {}",
@@ -241,7 +263,8 @@ impl Store {
     /// get DELETED with the last state, a new resourceVersion) when `metadata.finalizers` is
     /// empty; otherwise kept with `deletionTimestamp` (now, unless already set) and
     /// `deletionGracePeriodSeconds: 0` until an update empties the finalizers. `Orphan` adds
-    /// the `orphan` finalizer first. Pods: use `delete_pod_gracefully` (the kubelet's
+    /// the `orphan` finalizer first. A Namespace with `spec.finalizers` is kept the same way,
+    /// `status.phase: Terminating`, until they are emptied. Pods: use `delete_pod_gracefully` (the kubelet's
     /// termination). Returns the last or kept state. Errors: 404 `jobs.batch "x" not found`.
     pub fn delete_object_with(
         &self,
@@ -263,7 +286,9 @@ impl Store {
             }
         }
         meta.resource_version = Some((st.rv + 1).to_string());
-        if meta.finalizers.as_ref().is_none_or(Vec::is_empty) {
+        let held = spec_finalized(&obj);
+        let meta = obj.meta_mut();
+        if meta.finalizers.as_ref().is_none_or(Vec::is_empty) && !held {
             remove(&mut st, resource, &key);
             self.commit(&mut st, ChangeType::Deleted, obj.clone(), Some(old));
             return Ok(obj);
@@ -272,6 +297,12 @@ impl Store {
             meta.deletion_timestamp = Some(Time(now));
         }
         meta.deletion_grace_period_seconds = Some(0);
+        if let Object::Namespace(n) = &mut obj {
+            Arc::make_mut(n)
+                .status
+                .get_or_insert_with(Default::default)
+                .phase = Some("Terminating".into());
+        }
         if obj.to_json() == old.to_json() {
             return Ok(old);
         }
@@ -313,4 +344,25 @@ fn remove(st: &mut State, resource: Resource, key: &(String, String)) {
     if let Some(m) = st.workloads.get_mut(&resource) {
         m.remove(key);
     }
+}
+
+/// The cluster IPs and node ports the stored Services hold.
+fn service_allocations(st: &State) -> (BTreeSet<String>, BTreeSet<i32>) {
+    let mut ips = BTreeSet::new();
+    let mut ports = BTreeSet::new();
+    for obj in st
+        .workloads
+        .get(&Resource::Services)
+        .into_iter()
+        .flat_map(|m| m.values())
+    {
+        if let Object::Service(s) = obj
+            && let Some(spec) = &s.spec
+        {
+            ips.extend(spec.cluster_ips.iter().flatten().cloned());
+            ips.extend(spec.cluster_ip.clone());
+            ports.extend(spec.ports.iter().flatten().filter_map(|p| p.node_port));
+        }
+    }
+    (ips, ports)
 }

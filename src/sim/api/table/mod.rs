@@ -7,6 +7,7 @@
 //! generates the wide cells. `rows[].object` is a `PartialObjectMetadata` (`includeObject=Metadata`).
 
 mod core;
+mod core_kinds;
 mod node;
 mod workloads;
 #[cfg(test)]
@@ -51,6 +52,7 @@ pub fn table(resource: Resource, objects: &[Object], rv: u64, now: Timestamp) ->
         Resource::Pods => core::pod_columns(),
         Resource::Events => core::event_columns(),
         Resource::Nodes => node::columns(),
+        other if core_kinds::prints(other) => core_kinds::columns(other),
         other => workloads::columns(other),
     };
     let rows: Vec<Value> = objects
@@ -60,6 +62,7 @@ pub fn table(resource: Resource, objects: &[Object], rv: u64, now: Timestamp) ->
                 Object::Pod(p) => core::pod_row(p, now),
                 Object::Event(e) => core::event_row(e, now),
                 Object::Node(n) => node::row(n, now),
+                other if core_kinds::prints(other.resource()) => core_kinds::row(other, now),
                 other => workloads::row(other, now),
             };
             row["object"] = partial_metadata(o);

@@ -93,7 +93,7 @@ fn delete_one(
 }
 
 /// `DELETE /apis/{group}/v1/namespaces/{ns}/{plural}/{name}`.
-pub(super) async fn delete(
+pub(crate) async fn delete(
     State(store): State<Store>,
     Path((group, version, ns, plural, name)): ItemPath,
     RawQuery(q): RawQuery,
@@ -108,7 +108,7 @@ pub(super) async fn delete(
 
 /// `DELETE /apis/{group}/v1/namespaces/{ns}/{plural}` (deletecollection): every object the
 /// label and field selectors match, answered with the list of their last states.
-pub(super) async fn delete_collection(
+pub(crate) async fn delete_collection(
     State(store): State<Store>,
     Path((group, version, ns, plural)): Path<(String, String, String, String)>,
     RawQuery(q): RawQuery,

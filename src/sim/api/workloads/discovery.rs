@@ -1,9 +1,9 @@
-//! Discovery of the `apps` and `batch` groups in the legacy (unaggregated) form kube-apiserver
-//! 1.33 also serves: `/apis` (`APIGroupList`), `/apis/{group}` (`APIGroup`) and
-//! `/apis/{group}/v1` (`APIResourceList` with verbs, `shortNames`, `singularName`,
-//! `categories` and the `status`/`scale` subresources). kubectl asks for the aggregated
-//! form first and falls back to this one when the answer is plain JSON
-//! (`docs/workloads-api.md` §1).
+//! Discovery in the legacy (unaggregated) form kube-apiserver 1.33 also serves, built from
+//! [`Resource::ALL`]: `/api` (`APIVersions`), `/api/v1` and `/apis/{group}/v1`
+//! (`APIResourceList` with verbs, `shortNames`, `singularName`, `categories` and the
+//! subresources), `/apis` (`APIGroupList`) and `/apis/{group}` (`APIGroup`). kubectl asks for
+//! the aggregated form first and falls back to this one when the answer is plain JSON
+//! (`docs/workloads-api.md` §1, `docs/core-api.md` §1).
 
 use axum::extract::Path;
 use axum::http::StatusCode;
@@ -13,8 +13,15 @@ use serde_json::{Value, json};
 use crate::sim::api::object::Resource;
 use crate::sim::api::status::{ApiError, json_response};
 
-/// The served groups, each with its one version.
-const GROUPS: [&str; 2] = ["apps", "batch"];
+/// The served groups in the order kube-apiserver lists them (its group priorities), each
+/// with its one version `v1`.
+pub const GROUPS: [&str; 5] = [
+    "apps",
+    "events.k8s.io",
+    "batch",
+    "coordination.k8s.io",
+    "discovery.k8s.io",
+];
 
 const ALL_VERBS: [&str; 8] = [
     "create",
@@ -33,7 +40,7 @@ fn group_json(name: &str) -> Value {
     json!({"name": name, "versions": [v.clone()], "preferredVersion": v})
 }
 
-/// `GET /apis`: the `apps` and `batch` groups.
+/// `GET /apis` (and `/apis/`): the [`GROUPS`].
 pub(crate) async fn group_list() -> Response {
     let groups: Vec<Value> = GROUPS.iter().map(|g| group_json(g)).collect();
     json_response(
@@ -43,7 +50,7 @@ pub(crate) async fn group_list() -> Response {
 }
 
 /// `GET /apis/{group}`. Errors: 404 for other groups.
-pub(super) async fn group(Path(group): Path<String>) -> Response {
+pub(crate) async fn group(Path(group): Path<String>) -> Response {
     if !GROUPS.contains(&group.as_str()) {
         return ApiError::no_route().into_response();
     }
@@ -53,45 +60,127 @@ pub(super) async fn group(Path(group): Path<String>) -> Response {
     json_response(StatusCode::OK, &body)
 }
 
-/// The `APIResource` entries of one resource: itself, `…/scale` (if any), `…/status`.
+/// The verbs of `r`: every verb, but Namespaces have no `deletecollection`.
+fn verbs(r: Resource) -> Vec<&'static str> {
+    ALL_VERBS
+        .into_iter()
+        .filter(|v| !(r == Resource::Namespaces && *v == "deletecollection"))
+        .collect()
+}
+
+/// The `categories` of `r`: `all` for pods, services and the workloads.
+fn categories(r: Resource) -> &'static [&'static str] {
+    if r == Resource::Pods || r == Resource::Services || Resource::WORKLOADS.contains(&r) {
+        &["all"]
+    } else {
+        &[]
+    }
+}
+
+fn sub(r: Resource, name: &str, kind: &str, verbs: &[&str]) -> Value {
+    json!({
+        "name": format!("{}/{name}", r.plural()), "singularName": "", "namespaced": r.namespaced(),
+        "kind": kind, "verbs": verbs,
+    })
+}
+
+/// The subresources discovery lists for `r`, in name order.
+fn subresources(r: Resource) -> Vec<Value> {
+    let status = || sub(r, "status", r.kind(), &SUB_VERBS);
+    match r {
+        Resource::Pods => vec![
+            sub(r, "attach", "PodAttachOptions", &["create", "get"]),
+            sub(r, "ephemeralcontainers", "Pod", &SUB_VERBS),
+            sub(r, "exec", "PodExecOptions", &["create", "get"]),
+            sub(r, "log", "Pod", &["get"]),
+            sub(
+                r,
+                "portforward",
+                "PodPortForwardOptions",
+                &["create", "get"],
+            ),
+            status(),
+        ],
+        Resource::Namespaces => vec![sub(r, "finalize", "Namespace", &["update"]), status()],
+        Resource::Deployments | Resource::ReplicaSets | Resource::StatefulSets => {
+            let mut scale = sub(r, "scale", "Scale", &SUB_VERBS);
+            scale["group"] = json!("autoscaling");
+            scale["version"] = json!("v1");
+            vec![scale, status()]
+        }
+        Resource::Nodes
+        | Resource::Services
+        | Resource::PersistentVolumeClaims
+        | Resource::PersistentVolumes
+        | Resource::DaemonSets
+        | Resource::Jobs
+        | Resource::CronJobs => vec![status()],
+        _ => vec![],
+    }
+}
+
+/// The `APIResource` entries of one resource: itself, then its subresources.
 fn entries(r: Resource) -> Vec<Value> {
     let mut main = json!({
         "name": r.plural(), "singularName": r.singular(), "namespaced": r.namespaced(),
-        "kind": r.kind(), "verbs": ALL_VERBS, "categories": ["all"],
+        "kind": r.kind(), "verbs": verbs(r),
     });
     if !r.short_names().is_empty() {
         main["shortNames"] = json!(r.short_names());
     }
-    let mut out = vec![main];
-    if r.has_scale() {
-        out.push(json!({
-            "name": format!("{}/scale", r.plural()), "singularName": "", "namespaced": true,
-            "group": "autoscaling", "version": "v1", "kind": "Scale", "verbs": SUB_VERBS,
-        }));
+    if !categories(r).is_empty() {
+        main["categories"] = json!(categories(r));
     }
-    out.push(json!({
-        "name": format!("{}/status", r.plural()), "singularName": "", "namespaced": true,
-        "kind": r.kind(), "verbs": SUB_VERBS,
-    }));
+    let mut out = vec![main];
+    out.extend(subresources(r));
     out
 }
 
-/// `GET /apis/{group}/v1`: the group's resources in name order. Errors: 404 otherwise.
-pub(super) async fn resources(Path((group, version)): Path<(String, String)>) -> Response {
-    if !GROUPS.contains(&group.as_str()) || version != "v1" {
-        return ApiError::no_route().into_response();
+/// The `resources` of `group`/v1, in name order (`events.k8s.io` serves the core Events).
+pub(crate) fn resource_entries(group: &str) -> Vec<Value> {
+    if group == "events.k8s.io" {
+        return entries(Resource::Events);
     }
-    let mut kinds: Vec<Resource> = Resource::WORKLOADS
+    let mut kinds: Vec<Resource> = Resource::ALL
         .into_iter()
         .filter(|r| r.group() == group)
         .collect();
     kinds.sort_by_key(|r| r.plural());
-    let resources: Vec<Value> = kinds.into_iter().flat_map(entries).collect();
+    kinds.into_iter().flat_map(entries).collect()
+}
+
+/// `GET /api/v1` (and `/api/v1/`): the core group's resources.
+pub(crate) async fn core_resources() -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "v1",
+            "resources": resource_entries(""),
+        }),
+    )
+}
+
+/// `GET /api` (and `/api/`): the one legacy version, `v1`.
+pub(crate) async fn api_versions() -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "kind": "APIVersions", "versions": ["v1"],
+            "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]
+        }),
+    )
+}
+
+/// `GET /apis/{group}/v1`: the group's resources in name order. Errors: 404 otherwise.
+pub(crate) async fn resources(Path((group, version)): Path<(String, String)>) -> Response {
+    if !GROUPS.contains(&group.as_str()) || version != "v1" {
+        return ApiError::no_route().into_response();
+    }
     json_response(
         StatusCode::OK,
         &json!({
             "kind": "APIResourceList", "apiVersion": "v1",
-            "groupVersion": format!("{group}/v1"), "resources": resources,
+            "groupVersion": format!("{group}/v1"), "resources": resource_entries(&group),
         }),
     )
 }

@@ -6,11 +6,11 @@
 //! (`routes::collection`, `routes::single`), selectors included.
 
 pub mod defaults;
-mod delete;
+pub(crate) mod delete;
 pub(crate) mod discovery;
 mod scale;
 pub mod validate;
-mod writes;
+pub(crate) mod writes;
 
 use axum::Router;
 use axum::extract::{Path, RawQuery, State};

@@ -53,7 +53,7 @@ fn content_type(h: &HeaderMap) -> &str {
 /// decoded ([`decode::decode_object`], `fieldValidation`), namespace checked, status cleared,
 /// defaults applied, validated, then stored by [`Store::create_object`] (name, uid,
 /// generation). Errors: 400, 409 AlreadyExists, 422 Invalid.
-pub(super) async fn create(
+pub(crate) async fn create(
     State(store): State<Store>,
     Path((group, version, ns, plural)): Path<(String, String, String, String)>,
     RawQuery(q): RawQuery,
@@ -230,7 +230,7 @@ fn update_object(
 }
 
 /// `PUT`/`PATCH /apis/{group}/v1/namespaces/{ns}/{plural}/{name}` → 200 with the stored object.
-pub(super) async fn update(
+pub(crate) async fn update(
     State(store): State<Store>,
     Path(path): ItemPath,
     method: Method,
@@ -250,7 +250,7 @@ pub(super) async fn update(
 }
 
 /// `PUT`/`PATCH …/{name}/status` (only status written) and `…/{name}/scale`.
-pub(super) async fn update_sub(
+pub(crate) async fn update_sub(
     State(store): State<Store>,
     Path((group, version, ns, plural, name, sub)): Path<(
         String,

@@ -1,0 +1,187 @@
+//! `events.k8s.io/v1`: the stored core/v1 Events seen in the newer shape, as kube-apiserver
+//! serves one storage through both groups (`pkg/apis/events/v1/conversion.go`;
+//! `docs/core-api.md` §5). Read-only here: LIST (plain or a Table, the same columns as
+//! core/v1 events), GET of one; a `watch=true` LIST streams the core/v1 shape.
+
+use axum::Router;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, get};
+use k8s_openapi::api::core::v1::Event;
+use k8s_openapi::api::events::v1::{Event as EventV1, EventSeries};
+use serde_json::{Value, json};
+
+use crate::sim::api::object::{Object, Resource};
+use crate::sim::api::query::Query;
+use crate::sim::api::routes::collection;
+use crate::sim::api::select::Selector;
+use crate::sim::api::status::{ApiError, json_response};
+use crate::sim::api::store::Store;
+use crate::sim::api::table;
+
+/// The group and version served.
+pub const GROUP_VERSION: &str = "events.k8s.io/v1";
+
+/// A core/v1 Event as an `events.k8s.io/v1` Event: `involvedObject` → `regarding`, `message`
+/// → `note`, `reportingComponent` → `reportingController`, `source` → `deprecatedSource`,
+/// `firstTimestamp`/`lastTimestamp`/`count` → `deprecatedFirstTimestamp`/
+/// `deprecatedLastTimestamp`/`deprecatedCount`; `series`, `eventTime`, `action`, `related`,
+/// `reportingInstance`, `reason`, `type` as they are. `eventTime` is `null` when unset (the
+/// field is not optional on the wire).
+pub fn convert(e: &Event) -> Value {
+    let v1 = EventV1 {
+        metadata: e.metadata.clone(),
+        action: e.action.clone(),
+        deprecated_count: e.count,
+        deprecated_first_timestamp: e.first_timestamp.clone(),
+        deprecated_last_timestamp: e.last_timestamp.clone(),
+        deprecated_source: e.source.clone(),
+        event_time: e.event_time.clone(),
+        note: e.message.clone(),
+        reason: e.reason.clone(),
+        regarding: Some(e.involved_object.clone()),
+        related: e.related.clone(),
+        reporting_controller: e.reporting_component.clone(),
+        reporting_instance: e.reporting_instance.clone(),
+        series: e.series.as_ref().and_then(|s| {
+            Some(EventSeries {
+                count: s.count?,
+                last_observed_time: s.last_observed_time.clone()?,
+            })
+        }),
+        type_: e.type_.clone(),
+    };
+    let mut v = serde_json::to_value(&v1).unwrap_or(Value::Null);
+    if v.get("eventTime").is_none() {
+        v["eventTime"] = Value::Null;
+    }
+    v
+}
+
+/// The routes under `/apis/events.k8s.io/v1/…` (the generic `/apis/{group}` routes answer
+/// the rest).
+pub fn routes() -> Router<Store> {
+    Router::new()
+        .route(
+            "/apis/events.k8s.io/v1/events",
+            only(get(
+                |State(s): State<Store>, RawQuery(q): RawQuery, h: HeaderMap| async move {
+                    respond(list(s, None, q.as_deref(), &h))
+                },
+            )),
+        )
+        .route(
+            "/apis/events.k8s.io/v1/namespaces/{ns}/events",
+            only(get(
+                |State(s): State<Store>,
+                 Path(ns): Path<String>,
+                 RawQuery(q): RawQuery,
+                 h: HeaderMap| async move { respond(list(s, Some(ns), q.as_deref(), &h)) },
+            )),
+        )
+        .route(
+            "/apis/events.k8s.io/v1/namespaces/{ns}/events/{name}",
+            only(get(
+                |State(s): State<Store>,
+                 Path((ns, name)): Path<(String, String)>,
+                 h: HeaderMap| async move { respond(one(&s, &ns, &name, &h)) },
+            )),
+        )
+}
+
+fn only(r: MethodRouter<Store>) -> MethodRouter<Store> {
+    r.fallback(|method: Method| async move { ApiError::method_not_allowed(method.as_str()) })
+}
+
+fn respond(r: Result<Response, ApiError>) -> Response {
+    r.unwrap_or_else(IntoResponse::into_response)
+}
+
+fn list(
+    store: Store,
+    ns: Option<String>,
+    q: Option<&str>,
+    h: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let query = Query::parse(q);
+    if query.flag("watch")? || table::wants_table(h) {
+        return collection(store, Resource::Events, ns, query, h);
+    }
+    let sel = Selector::parse(
+        Resource::Events,
+        query.get("fieldSelector"),
+        query.get("labelSelector"),
+    )?;
+    let (objects, rv) = store.list(Resource::Events, ns.as_deref());
+    let items: Vec<Value> = objects
+        .iter()
+        .filter(|o| sel.matches(o))
+        .filter_map(|o| match o {
+            Object::Event(e) => Some(convert(e)),
+            _ => None,
+        })
+        .collect();
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({
+            "kind": "EventList", "apiVersion": GROUP_VERSION,
+            "metadata": {"resourceVersion": rv.to_string()}, "items": items,
+        }),
+    ))
+}
+
+fn one(store: &Store, ns: &str, name: &str, h: &HeaderMap) -> Result<Response, ApiError> {
+    let obj = store
+        .object(Resource::Events, ns, name)
+        .ok_or_else(|| ApiError::not_found("events.events.k8s.io", name))?;
+    if table::wants_table(h) {
+        let body = table::table(
+            Resource::Events,
+            std::slice::from_ref(&obj),
+            store.resource_version(),
+            store.now(),
+        );
+        return Ok(json_response(StatusCode::OK, &body));
+    }
+    match obj {
+        Object::Event(e) => Ok(json_response(StatusCode::OK, &convert(&e))),
+        _ => Err(ApiError::not_found("events.events.k8s.io", name)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use k8s_openapi::api::core::v1::{EventSource, ObjectReference};
+
+    use super::*;
+
+    #[test]
+    fn core_fields_move_to_their_new_names() {
+        let e = Event {
+            message: Some("Back-off restarting failed container".into()),
+            reason: Some("BackOff".into()),
+            count: Some(7),
+            reporting_component: Some("kubelet".into()),
+            source: Some(EventSource {
+                component: Some("kubelet".into()),
+                host: Some("node-1".into()),
+            }),
+            involved_object: ObjectReference {
+                kind: Some("Pod".into()),
+                name: Some("web".into()),
+                ..ObjectReference::default()
+            },
+            ..Event::default()
+        };
+        let v = convert(&e);
+        assert_eq!(v["apiVersion"], "events.k8s.io/v1");
+        assert_eq!(v["note"], "Back-off restarting failed container");
+        assert_eq!(v["regarding"]["name"], "web");
+        assert_eq!(v["reportingController"], "kubelet");
+        assert_eq!(v["deprecatedCount"], 7);
+        assert_eq!(v["deprecatedSource"]["host"], "node-1");
+        assert!(v["eventTime"].is_null() && v.get("eventTime").is_some());
+        assert!(v.get("message").is_none() && v.get("involvedObject").is_none());
+    }
+}
