@@ -80,7 +80,8 @@ async fn the_session_watches_the_pods_node() {
     assert_eq!(node.status_text(), "Ready");
     let rows = header(&state);
     assert!(
-        rows.iter().any(|r| r.trim_end() == "node sim-node-1  Ready"),
+        rows.iter()
+            .any(|r| r.trim_end() == "node sim-node-1  Ready"),
         "{rows:#?}"
     );
     drop(sim);
