@@ -29,11 +29,17 @@ fn first_pod_starts_the_events_watch_and_goes_live() {
     assert_eq!(s.target.connection, Connection::Connecting);
     let p = pod("uid-1", vec![container("app", ContainerKind::Main)]);
     let cmds = update(&mut s, Msg::PodApplied(Box::new(p.clone())));
+    // The events of this pod, and its node (`app::node`).
     assert_eq!(
         cmds,
-        vec![Cmd::WatchEvents {
-            uid: "uid-1".to_owned()
-        }]
+        vec![
+            Cmd::WatchEvents {
+                uid: "uid-1".to_owned()
+            },
+            Cmd::WatchNode {
+                name: "node-1".to_owned()
+            }
+        ]
     );
     assert_eq!(s.target.connection, Connection::Live);
     assert_eq!(s.target.pod.as_ref(), Some(&p));
@@ -74,6 +80,10 @@ fn new_uid_is_a_recreated_pod_with_notice_and_a_new_events_watch() {
             },
             Cmd::WatchEvents {
                 uid: "uid-2".to_owned()
+            },
+            // The new target watches the node afresh (the session stopped the old watch).
+            Cmd::WatchNode {
+                name: "node-1".to_owned()
             }
         ]
     );

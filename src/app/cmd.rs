@@ -150,6 +150,13 @@ pub enum Cmd {
     /// Node: unhealthy conditions); in the pod's namespace unless cluster-scoped (Node).
     /// Answered by `Msg::LookedUp`; a 403 or 404 is an answer, not an error.
     Lookup(crate::model::diagnosis::ObjectRef),
+    /// Watch the pod's node by name (one watch, field selector `metadata.name=<name>`),
+    /// replacing any earlier node watch; answered by `Msg::NodeApplied` / `Msg::NodeGone` /
+    /// `Msg::NodeRefused`, stamped with the target's generation (`app::node`).
+    WatchNode {
+        /// The node's `metadata.name` (the pod's `spec.nodeName`).
+        name: String,
+    },
     /// Leave the loop and restore the terminal.
     Quit,
 }

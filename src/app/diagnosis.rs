@@ -26,6 +26,8 @@ pub fn reads(msg: &Msg) -> bool {
             | Msg::LogTailRead { .. }
             | Msg::LookedUp { .. }
             | Msg::WorkloadApplied(_)
+            | Msg::NodeApplied(_)
+            | Msg::NodeGone(_)
     )
 }
 
@@ -43,6 +45,7 @@ pub fn inputs<'a>(state: &'a State, pod: &'a PodSummary) -> Inputs<'a> {
         state.now,
     )
     .with_workload(state.workload.as_ref().and_then(|w| w.summary.as_ref()))
+    .with_node(state.target.node.shown())
 }
 
 /// Whether `f` is a problem worth keeping once the pod is gone: an error or a warning that is

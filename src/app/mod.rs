@@ -18,6 +18,7 @@ pub mod help;
 pub mod keymap;
 pub mod logs;
 pub mod msg;
+pub mod node;
 pub mod notice;
 pub mod overlay;
 pub mod prompt;

@@ -143,6 +143,18 @@ pub enum Msg {
     /// and `f` are allowed there. Not stamped with a generation: it is about the namespace, and
     /// `update` applies it to whichever target is in that namespace (`app::access`).
     AccessChecked(crate::app::access::Permissions),
+    /// The node watch (`Cmd::WatchNode`) saw the pod's node (listed, added or changed).
+    NodeApplied(Box<crate::model::node::NodeSummary>),
+    /// The node watch found no node of this `metadata.name` (a list without it, or DELETED).
+    NodeGone(String),
+    /// The node watch was refused (403 Forbidden); `reason` is the server's message, for the
+    /// log file only.
+    NodeRefused {
+        /// The node asked for.
+        name: String,
+        /// The server's reason.
+        reason: String,
+    },
     /// SIGTERM / SIGHUP: leave cleanly.
     Quit,
 }

@@ -79,6 +79,8 @@ pub struct Target {
     /// The container to select when the pod is first seen, kept by name from the pod this one
     /// replaced (`app::workload::follow`); `-c` applies when `None` or absent from the pod.
     pub preferred_container: Option<String>,
+    /// The pod's node, from its watch (`app::node`).
+    pub node: crate::app::node::NodeView,
 }
 
 impl Target {
@@ -125,6 +127,7 @@ impl Target {
             focus: crate::app::focus::Focus::default(),
             evidence: crate::app::evidence::Asked::default(),
             preferred_container: None,
+            node: crate::app::node::NodeView::default(),
         }
     }
 

@@ -251,6 +251,18 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::access::checked(state, permissions);
             Vec::new()
         }
+        Msg::NodeApplied(node) => {
+            super::node::applied(state, *node);
+            Vec::new()
+        }
+        Msg::NodeGone(name) => {
+            super::node::gone(state, &name);
+            Vec::new()
+        }
+        Msg::NodeRefused { name, .. } => {
+            super::node::refused(state, &name);
+            Vec::new()
+        }
         Msg::Quit => vec![Cmd::Quit],
     }
 }
@@ -300,6 +312,7 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
     state.target.connection = Connection::Live;
     state.dirty = true;
     cmds.extend(logs::pod_changed(state, recreated));
+    cmds.extend(super::node::pod_changed(state));
     cmds
 }
 

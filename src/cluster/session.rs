@@ -47,6 +47,8 @@ pub struct Session {
     evidence: Vec<AbortOnDropHandle<()>>,
     /// The access reviews (`cluster::access`), when enabled ([`Session::with_access_check`]).
     access: Option<super::access::AccessCheck>,
+    /// The watch of the pod's node (`Cmd::WatchNode`, `cluster::node_watch`).
+    node_watch: Option<AbortOnDropHandle<()>>,
 }
 
 impl Session {
@@ -85,6 +87,7 @@ impl Session {
             namespace_check: None,
             evidence: Vec::new(),
             access: None,
+            node_watch: None,
         }
     }
 
@@ -167,6 +170,7 @@ impl Session {
         self.evidence.clear();
         self.owner_check = None;
         self.namespace_check = None;
+        self.node_watch = None;
     }
 
     /// Whether the pod picker's list+watch is running (it runs only while the picker is open).
@@ -388,6 +392,13 @@ impl Session {
                     Msg::LookedUp { object, lookup }
                 }));
             }
+            Cmd::WatchNode { name } => {
+                let api: Api<k8s_openapi::api::core::v1::Node> =
+                    Api::all(self.target.client.clone());
+                self.node_watch = Some(AbortOnDropHandle::new(tokio::spawn(
+                    super::node_watch::watch_node(api, name.clone(), self.stamped()),
+                )));
+            }
             // The terminal handoff is the loop's (`tui::run`).
             Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}
             Cmd::Quit => {
@@ -396,6 +407,7 @@ impl Session {
                 self.events_watch = None;
                 self.logs.clear();
                 self.evidence.clear();
+                self.node_watch = None;
                 self.on_demand.stop_all();
             }
         }

@@ -13,6 +13,7 @@ pub mod forward_status;
 pub mod log;
 pub mod log_follow;
 pub mod log_resume;
+pub mod node;
 pub mod pod;
 pub mod pod_ref;
 pub mod printer;

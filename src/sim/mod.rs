@@ -23,6 +23,7 @@ pub mod controllers;
 mod fixture;
 mod kubeconfig;
 pub mod kubelet;
+pub mod nodes;
 pub mod runtime;
 mod scenario;
 mod scheduler;
@@ -92,12 +93,13 @@ pub struct SimConfig {
 }
 
 impl SimConfig {
-    /// The built-in scenarios (every one of [`builtin_scenarios`]) on a clock at speed 1: what
-    /// `podscope demo` starts.
+    /// The built-in scenarios (every one of [`builtin_scenarios`] but the node scenarios,
+    /// `scenario::NODE_SCENARIOS`) on a clock at speed 1: what `podscope demo` starts.
     pub fn demo() -> Self {
         SimConfig {
             scenarios: builtin_scenarios()
                 .into_iter()
+                .filter(|(n, _)| !scenario::NODE_SCENARIOS.contains(n))
                 .map(|(n, _)| PathBuf::from(n))
                 .collect(),
             ..SimConfig::default()
@@ -219,6 +221,7 @@ impl Simulator {
             }
             fixture::seed_logs(&store, &fx, now);
         }
+        nodes::register(&store, &cfg.node)?;
         let kubelet = kubelet::Kubelet::new(cfg.node.clone()).with_event_wording(cfg.event_wording);
         let driver = tokio::spawn(kubelet::driver::run(store.clone(), kubelet));
         let controllers = cfg.controllers.then(|| {
@@ -230,13 +233,16 @@ impl Simulator {
         // The kubeconfig's context selects the live scenarios' namespace when there are any
         // (`podscope demo`: `kubectl get pod crash` works as typed), else the first fixture's.
         let mut scenario_namespace = None;
+        let mut node_plan = nodes::NodePlan::default();
         for spec in &cfg.scenarios {
             let text = scenario_text(spec)?;
             let items = parse_scenario_items(&spec.to_string_lossy(), &text)?;
+            node_plan = node_plan.merge(nodes_plan(&items));
             for ns in start_scenario(&store, items)? {
                 scenario_namespace.get_or_insert(ns);
             }
         }
+        tokio::spawn(nodes::run(store.clone(), cfg.node.clone(), node_plan));
         let namespace = scenario_namespace.or(namespace);
         let listener = tokio::net::TcpListener::bind(cfg.listen)
             .await
@@ -362,6 +368,17 @@ impl Simulator {
             task.abort();
         }
     }
+}
+
+/// The node plans of a scenario's `Node` documents, merged.
+fn nodes_plan(items: &[ScenarioItem]) -> nodes::NodePlan {
+    items
+        .iter()
+        .filter_map(|i| match i {
+            ScenarioItem::Node(p) => Some(*p),
+            _ => None,
+        })
+        .fold(nodes::NodePlan::default(), nodes::NodePlan::merge)
 }
 
 /// A random 32-hex-digit bearer token for one simulator run.

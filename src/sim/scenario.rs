@@ -71,7 +71,19 @@ const BUILTIN: &[(&str, &str)] = &[
         "job-backoff",
         include_str!("../../assets/scenarios/job-backoff.yaml"),
     ),
+    (
+        "node-not-ready",
+        include_str!("../../assets/scenarios/node-not-ready.yaml"),
+    ),
+    (
+        "node-memory-pressure",
+        include_str!("../../assets/scenarios/node-memory-pressure.yaml"),
+    ),
 ];
+
+/// The built-in scenarios that act on the node itself (`crate::sim::nodes`): `podscope demo`
+/// leaves them out, since they would take the demo's one node down or evict its pods.
+pub const NODE_SCENARIOS: [&str; 2] = ["node-not-ready", "node-memory-pressure"];
 
 /// The annotation that delays a workload document (see the module docs).
 pub const APPLY_AFTER: &str = "podscope.dev/apply-after-seconds";
@@ -81,6 +93,9 @@ pub const APPLY_AFTER: &str = "podscope.dev/apply-after-seconds";
 pub enum ScenarioItem {
     /// A Pod, created at start through the API's create path.
     Pod(Box<Pod>),
+    /// A `Node` document: what happens to the simulated node (`crate::sim::nodes`); the
+    /// simulator's node task carries it out.
+    Node(crate::sim::nodes::NodePlan),
     /// A workload object, applied at start or `after` the start.
     Object {
         /// The object (without the [`APPLY_AFTER`] annotation).
@@ -147,6 +162,18 @@ pub fn parse_scenario_items(name: &str, text: &str) -> Result<Vec<ScenarioItem>,
             continue;
         }
         let kind = value.get("kind").and_then(Value::as_str).unwrap_or("Pod");
+        if kind == "Node" {
+            let annotations = value
+                .pointer("/metadata/annotations")
+                .cloned()
+                .map(serde_json::from_value)
+                .transpose()
+                .map_err(|e| bad(e.to_string()))?
+                .unwrap_or_default();
+            let plan = crate::sim::nodes::NodePlan::from_annotations(&annotations).map_err(bad)?;
+            items.push(ScenarioItem::Node(plan));
+            continue;
+        }
         let Some(resource) = Resource::WORKLOADS.into_iter().find(|r| r.kind() == kind) else {
             let (pod, _) =
                 decode::decode_pod(value, FieldValidation::Strict).map_err(|e| bad(e.message))?;
@@ -183,6 +210,8 @@ pub fn start_scenario(store: &Store, items: Vec<ScenarioItem>) -> Result<Vec<Str
     let mut namespaces = Vec::new();
     for item in items {
         match item {
+            // Carried out by the node task (`Simulator::start` hands it the plans).
+            ScenarioItem::Node(_) => {}
             ScenarioItem::Pod(pod) => {
                 let ns = pod.metadata.namespace.as_deref().unwrap_or("default");
                 namespaces::ensure(store, ns)?;
@@ -294,7 +323,9 @@ mod tests {
             for item in items {
                 let n = match item {
                     ScenarioItem::Pod(p) => format!("Pod/{}", p.metadata.name.expect("named")),
-                    ScenarioItem::Object { after: Some(_), .. } => continue,
+                    ScenarioItem::Object { after: Some(_), .. } | ScenarioItem::Node(_) => {
+                        continue;
+                    }
                     ScenarioItem::Object { object, .. } => {
                         format!("{}/{}", object.resource().kind(), object.name())
                     }
@@ -302,7 +333,8 @@ mod tests {
                 assert!(names.insert(n.clone()), "duplicate {n}");
             }
         }
-        assert_eq!(names.len(), 11);
+        // The node scenarios add edge-cache, scratch and api.
+        assert_eq!(names.len(), 14);
     }
 
     #[test]

@@ -105,13 +105,15 @@ fn field_lines(state: &State, width: u16) -> Vec<Line<'static>> {
         fields.iter().map(|f| spans_cells(f)).sum::<usize>()
             + GAP.len() * fields.len().saturating_sub(1)
     };
-    if one_line(&columns) <= width {
+    let mut out = if one_line(&columns) <= width {
         let mut out = flow(vec![columns], width);
         out.extend(flow(vec![placement], width));
         out
     } else {
         flow(vec![columns, placement], width)
-    }
+    };
+    out.extend(super::node::line(state));
+    out
 }
 
 fn spans_cells(spans: &[Span<'_>]) -> usize {
@@ -266,7 +268,7 @@ fn columns(pod: &PodSummary, state: &State) -> Vec<Vec<Span<'static>>> {
     ]
 }
 
-/// `phase`, `QoS`, `node`, `IP`, one field each.
+/// `phase`, `QoS`, `node` (unless the node line shows it), `IP`, one field each.
 fn placement(pod: &PodSummary, state: &State) -> Vec<Vec<Span<'static>>> {
     let t = &state.config.theme;
     let or_none = |v: &Option<String>| v.clone().unwrap_or_else(|| "<none>".to_owned());
@@ -275,7 +277,7 @@ fn placement(pod: &PodSummary, state: &State) -> Vec<Vec<Span<'static>>> {
     } else {
         &pod.phase
     };
-    vec![
+    let mut fields = vec![
         vec![Span::styled("phase ", t.label), Span::raw(phase.to_owned())],
         vec![
             Span::styled("QoS ", t.label),
@@ -289,5 +291,9 @@ fn placement(pod: &PodSummary, state: &State) -> Vec<Vec<Span<'static>>> {
             Span::styled("IP ", t.label),
             Span::raw(or_none(&pod.pod_ip)),
         ],
-    ]
+    ];
+    if state.target.node.shown().is_some() {
+        fields.remove(2);
+    }
+    fields
 }

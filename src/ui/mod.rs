@@ -20,6 +20,7 @@ pub mod header;
 pub mod help;
 pub mod layout;
 pub mod logs;
+pub mod node;
 pub mod prompt;
 pub mod sgr;
 pub mod switcher;

@@ -21,6 +21,7 @@ pub mod index;
 pub mod init;
 pub mod kill;
 pub mod memory;
+mod node;
 pub mod outcome;
 pub mod pod_level;
 pub mod probes;
@@ -139,6 +140,8 @@ pub struct Inputs<'a> {
     /// The workload the pod belongs to, when the caller attached to one ([`rollout`] reads it);
     /// `None` for a pod on its own.
     pub workload: Option<&'a crate::model::workload::WorkloadSummary>,
+    /// The pod's node as its watch last saw it (`docs/nodes.md`); `None` when not watched.
+    pub node: Option<&'a crate::model::node::NodeSummary>,
     /// The events grouped by container, built by [`diagnose`] (`None`: rules scan `events`).
     index: Option<&'a index::EventIndex<'a>>,
 }
@@ -162,6 +165,7 @@ impl<'a> Inputs<'a> {
             owner,
             now,
             workload: None,
+            node: None,
             index: None,
         }
     }
@@ -173,6 +177,12 @@ impl<'a> Inputs<'a> {
         workload: Option<&'a crate::model::workload::WorkloadSummary>,
     ) -> Self {
         Inputs { workload, ..self }
+    }
+
+    /// These inputs with the pod's node (the `node-not-ready` finding reads it).
+    #[must_use]
+    pub fn with_node(self, node: Option<&'a crate::model::node::NodeSummary>) -> Self {
+        Inputs { node, ..self }
     }
 }
 
@@ -272,6 +282,7 @@ pub fn diagnose(inp: &Inputs<'_>) -> Vec<Finding> {
     // First among equals: what the rollout says explains the pod's own finding.
     rollout::findings(inp, &mut problems);
     let explained = pod_level::findings(inp, &mut problems);
+    node::findings(inp, &mut problems);
     scheduling::findings(inp, &mut problems);
     if !explained {
         for (index, c) in inp.pod.containers.iter().enumerate() {

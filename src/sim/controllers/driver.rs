@@ -78,7 +78,8 @@ fn note(ch: &Change, gone: &mut HashSet<String>) -> bool {
     {
         gone.insert(uid);
     }
-    resource != Resource::Events
+    // A node's Lease renewal (every 10 s, `sim::nodes`) is nothing the controllers read.
+    !matches!(resource, Resource::Events | Resource::Leases)
 }
 
 fn typed<T: Clone>(store: &Store, resource: Resource, f: fn(&Object) -> Option<&T>) -> Vec<T> {

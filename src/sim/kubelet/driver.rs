@@ -64,6 +64,8 @@ pub(crate) fn step(
 ) {
     let now = store.now();
     kubelet.set_config_sources(super::config_store::sources(store));
+    // A kubelet the control plane lost (`sim::nodes`) hears no deletes and writes nothing.
+    let lost = crate::sim::nodes::unreachable(store, &kubelet.node.cfg.node_name);
     let mut changes = Vec::new();
     for intent in store.take_intents() {
         match intent {
@@ -89,6 +91,7 @@ pub(crate) fn step(
                 container,
                 code,
             } => changes.extend(kubelet.pid1_exited(&namespace, &name, &container, code, now)),
+            Intent::Delete { .. } if lost => {}
             Intent::Delete {
                 namespace,
                 name,
@@ -108,6 +111,9 @@ pub(crate) fn step(
         }
     }
     changes.extend(kubelet.advance(now));
+    if lost {
+        return;
+    }
     for change in changes {
         if let Change::Pod(pod) = &change
             && kubelet.adopted(

@@ -9,6 +9,7 @@
 mod core;
 mod core_cells;
 mod core_kinds;
+mod node;
 mod workloads;
 #[cfg(test)]
 mod workloads_tests;
@@ -51,6 +52,7 @@ pub fn table(resource: Resource, objects: &[Object], rv: u64, now: Timestamp) ->
     let columns = match resource {
         Resource::Pods => core::pod_columns(),
         Resource::Events => core::event_columns(),
+        Resource::Nodes => node::columns(),
         other if core_kinds::prints(other) => core_kinds::columns(other),
         other => workloads::columns(other),
     };
@@ -60,6 +62,7 @@ pub fn table(resource: Resource, objects: &[Object], rv: u64, now: Timestamp) ->
             let mut row = match o {
                 Object::Pod(p) => core::pod_row(p, now),
                 Object::Event(e) => core::event_row(e, now),
+                Object::Node(n) => node::row(n, now),
                 other if core_kinds::prints(other.resource()) => core_kinds::row(other, now),
                 other => workloads::row(other, now),
             };
