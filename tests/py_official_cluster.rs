@@ -216,3 +216,27 @@ async fn an_ephemeral_container_runs_to_completion() {
         .map(|c| c.image_id);
     assert_eq!(out["imageID"], json!(init_id), "{out}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_are_created_and_pods_deleted_as_a_collection() {
+    let Some(python) = python::python() else {
+        return;
+    };
+    let sim = start(&[]).await;
+    let out = py(&sim, &python, &["writes"]).await;
+    // generateName `hello.` + five characters, as the API server names it.
+    assert!(
+        out["eventName"]
+            .as_str()
+            .is_some_and(|n| n.len() == "hello.".len() + 5 && n.starts_with("hello.")),
+        "{out}"
+    );
+    assert_eq!(out["listed"], json!(["checked by a test"]), "{out}");
+    assert_eq!(out["deleted"], json!(["batch-0", "batch-1"]), "{out}");
+    assert_eq!(out["gone"], true, "{out}");
+    assert_eq!(
+        out["left"],
+        json!(["batch-2"]),
+        "the unlabelled pod stays: {out}"
+    );
+}

@@ -326,7 +326,40 @@ def namespaces(name):
     return {"namespaces": listed, "phase": core.read_namespace(name).status.phase}
 
 
+def writes():
+    """A core Event created as a controller records one; a labelled set of pods deleted as a
+    collection."""
+    ev = client.CoreV1Event(
+        metadata=client.V1ObjectMeta(generate_name="hello."),
+        involved_object=client.V1ObjectReference(kind="Pod", name="hello", namespace=NS),
+        reason="Checked",
+        message="checked by a test",
+        type="Normal",
+        source=client.V1EventSource(component="py-test"),
+    )
+    created = core.create_namespaced_event(NS, ev)
+    listed = core.list_namespaced_event(NS, field_selector="reason=Checked").items
+    for i in range(3):
+        core.create_namespaced_pod(NS, pod_manifest(f"batch-{i}", ["sleep", "3600"]) | {})
+    core.patch_namespaced_pod("batch-0", NS, {"metadata": {"labels": {"batch": "yes"}}})
+    core.patch_namespaced_pod("batch-1", NS, {"metadata": {"labels": {"batch": "yes"}}})
+    deleted = core.delete_collection_namespaced_pod(NS, label_selector="batch=yes", grace_period_seconds=0)
+    gone = until(
+        "the collection's pods to be gone",
+        lambda: not core.list_namespaced_pod(NS, label_selector="batch=yes").items,
+    )
+    left = sorted(p.metadata.name for p in core.list_namespaced_pod(NS, label_selector="test=watch").items)
+    return {
+        "eventName": created.metadata.name,
+        "listed": [e.message for e in listed],
+        "deleted": sorted(p["metadata"]["name"] for p in deleted.items) if isinstance(deleted.items[0], dict) else sorted(p.metadata.name for p in deleted.items),
+        "gone": gone,
+        "left": left,
+    }
+
+
 CHECKS = {
+    "writes": writes,
     "discovery": discovery,
     "watch": watch_pods,
     "logs": logs,

@@ -3,7 +3,7 @@
 //! ([`store`]), watches ([`watch`]), server-side Tables ([`table`]), selectors ([`select`]),
 //! query strings ([`query`]), request bodies ([`decode`]) and the framework's rejections
 //! ([`rejection`]), writes ([`writes`], [`admission`],
-//! [`patch`], [`ephemeral`], [`pod_update`]), server-side apply and `managedFields`
+//! [`patch`], [`ephemeral`], [`pod_update`], [`collection_writes`]), server-side apply and `managedFields`
 //! ([`apply`]), list pages ([`paging`]), `pods/log` ([`logs`]), the core objects around a pod
 //! ([`core`]), the access reviews ([`reviews`]) and `metav1.Status` errors ([`status`]). Every
 //! answer follows the wire protocol of `docs/protocols.md`.
@@ -11,6 +11,7 @@
 pub(crate) mod admission;
 pub(crate) mod apply;
 pub(crate) mod auth;
+pub(crate) mod collection_writes;
 pub(crate) mod core;
 pub(crate) mod decode;
 pub(crate) mod ephemeral;

@@ -16,7 +16,7 @@ use super::select::Selector;
 use super::status::{ApiError, json_response};
 use super::store::Store;
 use super::workloads::discovery;
-use super::{ephemeral, logs, paging, table, watch, workloads, writes};
+use super::{collection_writes, ephemeral, logs, paging, table, watch, workloads, writes};
 
 /// The router for `store`; unknown paths answer 404, unsupported verbs 405 (Status bodies).
 pub fn router(store: Store) -> Router {
@@ -40,7 +40,11 @@ pub fn router(store: Store) -> Router {
         .route("/api/v1/pods", list_all(Resource::Pods))
         .route(
             "/api/v1/namespaces/{ns}/pods",
-            only_get(list_in_namespace(Resource::Pods).post(writes::create)),
+            only_get(
+                list_in_namespace(Resource::Pods)
+                    .post(writes::create)
+                    .delete(collection_writes::delete_pods),
+            ),
         )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}",
@@ -61,11 +65,11 @@ pub fn router(store: Store) -> Router {
         .route("/api/v1/events", list_all(Resource::Events))
         .route(
             "/api/v1/namespaces/{ns}/events",
-            only_get(list_in_namespace(Resource::Events)),
+            only_get(list_in_namespace(Resource::Events).post(collection_writes::create_event)),
         )
         .route(
             "/api/v1/namespaces/{ns}/events/{name}",
-            only_get(get_one(Resource::Events)),
+            only_get(get_one(Resource::Events).delete(collection_writes::delete_event)),
         )
         .route(
             "/api/v1/namespaces/{ns}/pods/{name}/ephemeralcontainers",

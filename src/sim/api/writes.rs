@@ -311,7 +311,7 @@ pub(crate) async fn delete(
     ))
 }
 
-fn delete_pod(
+pub(super) fn delete_pod(
     store: &Store,
     ns: &str,
     name: &str,

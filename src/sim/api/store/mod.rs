@@ -37,6 +37,7 @@ pub(crate) use intents::Intent;
 pub use logs::LogLine;
 use objects::collect;
 pub use workloads::Propagation;
+pub(crate) use workloads::generated as generated_name;
 
 /// Capacity of the live change channel; a watch that falls this far behind ends with 410 Expired.
 const CHANNEL_CAPACITY: usize = 1024;

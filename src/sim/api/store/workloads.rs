@@ -53,7 +53,7 @@ impl Propagation {
 }
 
 /// `generateName` + five random characters of [`NAME_ALPHABET`].
-fn generated(prefix: &str) -> String {
+pub(crate) fn generated(prefix: &str) -> String {
     let mut rng = rand::rng();
     let suffix: String = (0..NAME_SUFFIX_LEN)
         .map(|_| char::from(NAME_ALPHABET[rng.random_range(0..NAME_ALPHABET.len())]))
