@@ -469,16 +469,31 @@ async fn a_missing_config_map_volume_fails_the_mount_until_created() {
         "events: {:?}",
         events_of(&store, "mounts")
     );
+    // The pod sync wrote the status before waiting.
+    assert!(
+        wait_until(Duration::from_secs(10), || store
+            .pod("default", "mounts")
+            .is_some_and(
+                |p| waiting_reason(&p, "app").as_deref() == Some("ContainerCreating")
+            ))
+        .await
+    );
     let p = store.pod("default", "mounts").expect("pod");
     assert_eq!(
         p.status.as_ref().and_then(|s| s.phase.as_deref()),
         Some("Pending")
     );
+    // The pod sync wrote the status before waiting: no sandbox yet, the container waiting
+    // with the kubelet's default reason, which kubectl prints as STATUS.
     assert!(
-        !p.status
+        p.status
             .iter()
             .flat_map(|s| s.conditions.iter().flatten())
-            .any(|c| c.type_ == "PodReadyToStartContainers")
+            .any(|c| c.type_ == "PodReadyToStartContainers" && c.status == "False")
+    );
+    assert_eq!(
+        status_column(&sim, dir, "mounts").await,
+        "ContainerCreating"
     );
     store
         .create_object(obj(

@@ -21,14 +21,17 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 use crate::sim::api::object::{Object, Resource};
 use crate::sim::api::store::{Intent, Store};
 
-/// The uids of the pods this scheduler holds back (fixture pods that show `Unschedulable` are
-/// never picked up): process-wide (several simulators may run in one test process), uids are
+/// The uids of the pods one simulator's scheduler holds back (fixture pods that show
+/// `Unschedulable` are never picked up), kept per store ([`Store::scheduler_held`]); uids are
 /// unique per pod incarnation. A uid goes when its pod is admitted or seen being deleted; one
 /// whose pod was removed otherwise stays (a few bytes, and it matches no pod again).
-static HELD: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+#[derive(Default)]
+pub struct Held(Mutex<HashSet<String>>);
 
-fn held() -> MutexGuard<'static, Option<HashSet<String>>> {
-    HELD.lock().unwrap_or_else(|p| p.into_inner())
+impl Held {
+    fn lock(&self) -> MutexGuard<'_, HashSet<String>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 /// Why the pod cannot be placed (the plugin's reason, without the `0/1 nodes` frame), `None`
@@ -140,7 +143,7 @@ pub(crate) fn schedule(store: &Store, ns: &str, name: &str) {
             });
             failed_scheduling(store, &pod, &msg);
             if let Some(uid) = pod.metadata.uid.clone() {
-                held().get_or_insert_with(HashSet::new).insert(uid);
+                store.scheduler_held().lock().insert(uid);
             }
         }
     }
@@ -149,7 +152,7 @@ pub(crate) fn schedule(store: &Store, ns: &str, name: &str) {
 /// Looks again at every held pod of this store: admits the ones whose claims are bound now,
 /// updates the reason of the others when it changed, forgets the ones being deleted.
 pub(crate) fn retry(store: &Store) {
-    let uids: Vec<String> = held().iter().flatten().cloned().collect();
+    let uids: Vec<String> = store.scheduler_held().lock().iter().cloned().collect();
     if uids.is_empty() {
         return;
     }
@@ -168,16 +171,12 @@ pub(crate) fn retry(store: &Store) {
         let name = pod.metadata.name.clone().unwrap_or_default();
         let uid = pod.metadata.uid.clone().unwrap_or_default();
         if pod.metadata.deletion_timestamp.is_some() {
-            if let Some(set) = held().as_mut() {
-                set.remove(&uid);
-            }
+            store.scheduler_held().lock().remove(&uid);
             continue;
         }
         match volume_reason(store, &pod) {
             None => {
-                if let Some(set) = held().as_mut() {
-                    set.remove(&uid);
-                }
+                store.scheduler_held().lock().remove(&uid);
                 let _ = store.try_update_pod(&ns, &name, |p| {
                     p.status = Some(PodStatus {
                         phase: Some("Pending".into()),

@@ -57,6 +57,20 @@ struct WatchSpec {
     bookmarks: bool,
     initial_end_bookmark: bool,
     timeout: Option<Duration>,
+    /// The group/version shape objects are sent in when it is not the stored one.
+    shape: Option<Shape>,
+}
+
+/// Another group/version's view of a stored kind, for a watch through that group (the
+/// `events.k8s.io/v1` Events are the stored core/v1 ones, `docs/core-api.md` §5).
+#[derive(Clone, Copy)]
+pub(crate) struct Shape {
+    /// The `kind` of BOOKMARK objects.
+    pub kind: &'static str,
+    /// The `apiVersion` of BOOKMARK objects.
+    pub api_version: &'static str,
+    /// The stored object in that shape.
+    pub convert: fn(&Object) -> Value,
 }
 
 impl WatchSpec {
@@ -95,6 +109,20 @@ pub(crate) fn serve(
     q: &Query,
     as_table: bool,
 ) -> Result<Response, ApiError> {
+    serve_shaped(store, resource, namespace, selector, q, as_table, None)
+}
+
+/// [`serve`], each object sent in `shape` when one is given (not for Tables). Errors as
+/// [`serve`].
+pub(crate) fn serve_shaped(
+    store: Store,
+    resource: Resource,
+    namespace: Option<String>,
+    selector: Selector,
+    q: &Query,
+    as_table: bool,
+    shape: Option<Shape>,
+) -> Result<Response, ApiError> {
     let bookmarks = q.flag("allowWatchBookmarks")?;
     let send_initial = q.flag("sendInitialEvents")?;
     if send_initial && !bookmarks {
@@ -119,6 +147,7 @@ pub(crate) fn serve(
         bookmarks,
         initial_end_bookmark: send_initial,
         timeout,
+        shape,
     };
     let (tx, rx) = mpsc::channel::<Result<Bytes, Infallible>>(64);
     tokio::spawn(run(store, spec, since, tx));
@@ -143,6 +172,8 @@ fn line(value: &Value) -> Bytes {
 fn event_line(spec: &WatchSpec, t: ChangeType, obj: &Object, rv: u64, store: &Store) -> Bytes {
     let object = if spec.as_table {
         table::table(spec.resource, std::slice::from_ref(obj), rv, store.now())
+    } else if let Some(shape) = spec.shape {
+        (shape.convert)(obj)
     } else {
         obj.to_json()
     };
@@ -154,8 +185,12 @@ fn bookmark_line(spec: &WatchSpec, rv: u64, initial_end: bool) -> Bytes {
     if initial_end {
         metadata["annotations"] = json!({"k8s.io/initial-events-end": "true"});
     }
+    let (kind, api_version) = match spec.shape {
+        Some(shape) => (shape.kind, shape.api_version),
+        None => (spec.resource.kind(), spec.resource.api_version()),
+    };
     line(
-        &json!({"type": "BOOKMARK", "object": {"kind": spec.resource.kind(), "apiVersion": spec.resource.api_version(), "metadata": metadata}}),
+        &json!({"type": "BOOKMARK", "object": {"kind": kind, "apiVersion": api_version, "metadata": metadata}}),
     )
 }
 

@@ -109,6 +109,7 @@ pub(crate) fn adopt(node: &mut Node, pod: Pod, at: Timestamp) -> PodRun {
         uid,
         pod_ip: String::new(),
         containers: Vec::new(),
+        synced: true,
         sandbox: running,
         initialized: true,
         init_failed: false,

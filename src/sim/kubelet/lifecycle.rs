@@ -79,6 +79,7 @@ pub(crate) fn admit(node: &mut Node, mut pod: Pod, now: Timestamp) -> PodRun {
         uid,
         pod_ip,
         containers,
+        synced: false,
         sandbox: false,
         initialized: !has_init,
         init_failed: false,
@@ -101,6 +102,7 @@ pub(crate) fn sandbox(node: &mut Node, run: &mut PodRun, at: Timestamp) {
     if run.terminating.is_some() || run.sandbox {
         return;
     }
+    run.synced = true;
     if !super::mounts::ready(node, run, at) {
         return;
     }

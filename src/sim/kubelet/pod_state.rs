@@ -166,6 +166,10 @@ pub(crate) struct PodRun {
     pub containers: Vec<ContainerRun>,
     /// The sandbox exists (PodReadyToStartContainers).
     pub sandbox: bool,
+    /// A pod sync ran (the kubelet wrote the pod's status: conditions, `hostIP`, `startTime`,
+    /// waiting container statuses), even if the sandbox is not up yet because a volume waits
+    /// (`docs/kubelet-references.md` §Volumes).
+    pub synced: bool,
     /// All init containers done and sidecars started, once.
     pub initialized: bool,
     /// An init container failed under `restartPolicy: Never`.

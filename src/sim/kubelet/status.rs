@@ -202,7 +202,7 @@ pub(crate) fn refresh(cfg: &KubeletConfig, run: &mut PodRun, at: Timestamp) {
     }
     let phase = phase(run);
     let mut conditions = Vec::new();
-    if run.sandbox || run.terminal {
+    if run.sandbox || run.terminal || run.synced {
         let sandbox = run.sandbox;
         conditions.push(condition(
             run,
@@ -280,8 +280,9 @@ pub(crate) fn refresh(cfg: &KubeletConfig, run: &mut PodRun, at: Timestamp) {
         .filter(|c| c.role == Role::Main)
         .map(container_status)
         .collect();
-    let started = run.sandbox || run.terminal;
-    let ip = (started && !run.pod_ip.is_empty()).then(|| run.pod_ip.clone());
+    let started = run.sandbox || run.terminal || run.synced;
+    let has_ip = (run.sandbox || run.terminal) && !run.pod_ip.is_empty();
+    let ip = has_ip.then(|| run.pod_ip.clone());
     run.pod.status = Some(PodStatus {
         phase: Some(phase.to_string()),
         conditions: Some(conditions),

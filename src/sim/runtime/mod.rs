@@ -21,6 +21,7 @@ pub(crate) mod fs;
 pub(crate) mod image;
 pub(crate) mod listeners;
 pub(crate) mod pipe;
+pub(crate) mod pod_refs;
 pub(crate) mod probe_answers;
 pub(crate) mod process;
 pub(crate) mod programs;

@@ -286,7 +286,9 @@ impl<C: Channels> Session<C> {
             return Ending::Internal(format!("container not found ({container:?})"));
         };
         let fs = (store.clone(), layer_key(pod, container));
-        let view = view.with_layer(store.container_fs().snapshot(&fs.1));
+        let view = view
+            .with_pod_refs(pod, &crate::sim::kubelet::config_sources(store))
+            .with_layer(store.container_fs().snapshot(&fs.1));
         let argv = if attach {
             super::attach::attach_argv(pod, &view)
         } else {

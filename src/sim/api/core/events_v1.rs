@@ -1,7 +1,8 @@
 //! `events.k8s.io/v1`: the stored core/v1 Events seen in the newer shape, as kube-apiserver
 //! serves one storage through both groups (`pkg/apis/events/v1/conversion.go`;
 //! `docs/core-api.md` §5). Read-only here: LIST (plain or a Table, the same columns as
-//! core/v1 events), GET of one; a `watch=true` LIST streams the core/v1 shape.
+//! core/v1 events), GET of one, and `watch=true` LISTs, each object in the `events.k8s.io/v1`
+//! shape. Field selectors use this group's labels ([`core_field_selector`]).
 
 use axum::Router;
 use axum::extract::{Path, RawQuery, State};
@@ -19,6 +20,67 @@ use crate::sim::api::select::Selector;
 use crate::sim::api::status::{ApiError, json_response};
 use crate::sim::api::store::Store;
 use crate::sim::api::table;
+use crate::sim::api::watch::{self, Shape};
+
+/// The field labels `events.k8s.io/v1` accepts, each with the core/v1 Event label it selects
+/// on (`AddFieldLabelConversionsForEvent` in `pkg/apis/events/v1/conversion.go`). `source`
+/// stays although the new shape has no such field.
+const FIELD_LABELS: [(&str, &str); 13] = [
+    ("reason", "reason"),
+    ("regarding.kind", "involvedObject.kind"),
+    ("regarding.namespace", "involvedObject.namespace"),
+    ("regarding.name", "involvedObject.name"),
+    ("regarding.uid", "involvedObject.uid"),
+    ("regarding.apiVersion", "involvedObject.apiVersion"),
+    (
+        "regarding.resourceVersion",
+        "involvedObject.resourceVersion",
+    ),
+    ("regarding.fieldPath", "involvedObject.fieldPath"),
+    ("reportingController", "reportingComponent"),
+    ("source", "source"),
+    ("type", "type"),
+    ("metadata.namespace", "metadata.namespace"),
+    ("metadata.name", "metadata.name"),
+];
+
+/// An `events.k8s.io/v1` field selector (`regarding.name=web,type=Warning`) rewritten with the
+/// core/v1 Event labels the store selects on (`involvedObject.name=web,type=Warning`).
+/// Errors: 400 BadRequest `field label not supported: <label>` for a label outside
+/// [`FIELD_LABELS`] (the core names such as `involvedObject.name` included); malformed parts
+/// are left for [`Selector::parse`] to refuse.
+pub fn core_field_selector(text: &str) -> Result<String, ApiError> {
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some(at) = part.find(['=', '!']) else {
+            out.push(part.to_string());
+            continue;
+        };
+        let (label, rest) = part.split_at(at);
+        let label = label.trim();
+        let core = FIELD_LABELS
+            .iter()
+            .find(|(v1, _)| *v1 == label)
+            .map(|(_, core)| *core)
+            .ok_or_else(|| ApiError::bad_request(format!("field label not supported: {label}")))?;
+        out.push(format!("{core}{rest}"));
+    }
+    Ok(out.join(","))
+}
+
+fn convert_object(o: &Object) -> Value {
+    match o {
+        Object::Event(e) => convert(e),
+        other => other.to_json(),
+    }
+}
+
+/// How a watch through this group sends the stored Events.
+const SHAPE: Shape = Shape {
+    kind: "Event",
+    api_version: GROUP_VERSION,
+    convert: convert_object,
+};
 
 /// The group and version served.
 pub const GROUP_VERSION: &str = "events.k8s.io/v1";
@@ -105,14 +167,14 @@ fn list(
     h: &HeaderMap,
 ) -> Result<Response, ApiError> {
     let query = Query::parse(q);
-    if query.flag("watch")? || table::wants_table(h) {
+    if table::wants_table(h) {
         return collection(store, Resource::Events, ns, query, h);
     }
-    let sel = Selector::parse(
-        Resource::Events,
-        query.get("fieldSelector"),
-        query.get("labelSelector"),
-    )?;
+    let fields = core_field_selector(query.get("fieldSelector").unwrap_or(""))?;
+    let sel = Selector::parse(Resource::Events, Some(&fields), query.get("labelSelector"))?;
+    if query.flag("watch")? {
+        return watch::serve_shaped(store, Resource::Events, ns, sel, &query, false, Some(SHAPE));
+    }
     let (objects, rv) = store.list(Resource::Events, ns.as_deref());
     let items: Vec<Value> = objects
         .iter()
@@ -183,5 +245,20 @@ mod tests {
         assert_eq!(v["deprecatedSource"]["host"], "node-1");
         assert!(v["eventTime"].is_null() && v.get("eventTime").is_some());
         assert!(v.get("message").is_none() && v.get("involvedObject").is_none());
+    }
+
+    #[test]
+    fn field_labels_map_to_the_core_names() {
+        assert_eq!(
+            core_field_selector("regarding.name=web, type!=Normal,reportingController==kubelet")
+                .ok()
+                .as_deref(),
+            Some("involvedObject.name=web,type!=Normal,reportingComponent==kubelet")
+        );
+        let err = core_field_selector("involvedObject.name=web").err();
+        assert_eq!(
+            err.map(|e| e.message).as_deref(),
+            Some("field label not supported: involvedObject.name")
+        );
     }
 }

@@ -6,7 +6,7 @@
 //! model all drive the same instance. By concept: [`objects`] (pods and events), [`history`]
 //! (changes, watch starts, 410), [`logs`] (container log lines, each instance's bounded
 //! [`logbuf`]), [`intents`] (work for the
-//! kubelet driver), [`workloads`] (the apps/v1 and batch/v1 objects), [`stream_cuts`] (a test knob that cuts the open exec/port-forward connections), [`container_fs`] (the containers' writable layers).
+//! kubelet driver), [`workloads`] (the apps/v1 and batch/v1 objects), [`stream_cuts`] (a test knob that cuts the open exec/port-forward connections), [`container_fs`] (the containers' writable layers), [`scheduler_held`] (the pods the scheduler holds back).
 
 mod container_fs;
 #[cfg(test)]
@@ -16,6 +16,7 @@ mod intents;
 pub(crate) mod logbuf;
 mod logs;
 mod objects;
+mod scheduler_held;
 mod stream_cuts;
 mod workloads;
 #[cfg(test)]
@@ -75,6 +76,8 @@ struct Inner {
     stream_cuts: watch::Sender<u64>,
     /// The writable layers of the containers exec'd processes wrote into (`kubectl cp`).
     container_fs: crate::sim::runtime::fs::Layers,
+    /// The uids of the pods the scheduler holds back (`sim/scheduler.rs`).
+    scheduler_held: crate::sim::scheduler::Held,
 }
 
 /// Cloneable handle to the simulated cluster's objects.
@@ -102,6 +105,7 @@ impl Store {
                 activity,
                 stream_cuts,
                 container_fs: Default::default(),
+                scheduler_held: Default::default(),
             }),
         }
     }
