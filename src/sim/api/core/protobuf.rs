@@ -245,4 +245,31 @@ mod tests {
         assert_eq!(v["type"], "Opaque");
         assert_eq!(v["kind"], "Secret");
     }
+
+    #[test]
+    fn a_deployment_keeps_set_pointer_zeros_and_drops_unset_strings() {
+        let meta = [field(1, b"web"), field(2, b""), field(3, b"default")].concat();
+        let port = [vec![3 << 3, 80], field(4, b"TCP")].concat();
+        let container = [field(1, b"hello"), field(2, b"hello:1.0"), field(6, &port)].concat();
+        let pod = [field(1, b""), field(2, &container), field(3, b"")].concat();
+        let template = [field(1, &field(1, b"")), field(2, &pod)].concat();
+        // replicas 0 (a pointer, set), minReadySeconds 0 (not a pointer: unset).
+        let spec = [vec![1 << 3, 0], field(3, &template), vec![5 << 3, 0]].concat();
+        let raw = [field(1, &meta), field(2, &spec)].concat();
+        let body = [MAGIC.to_vec(), field(2, &raw)].concat();
+        let v = to_json(Resource::Deployments, &body).expect("decodes");
+        assert_eq!(v["apiVersion"], "apps/v1");
+        assert_eq!(
+            v["metadata"],
+            json!({"name": "web", "namespace": "default"})
+        );
+        assert_eq!(v["spec"]["replicas"], 0);
+        assert!(v["spec"].get("minReadySeconds").is_none(), "{v}");
+        let c = &v["spec"]["template"]["spec"]["containers"][0];
+        assert_eq!(
+            c["ports"],
+            json!([{"containerPort": 80, "protocol": "TCP"}])
+        );
+        assert!(v["spec"]["template"]["spec"].get("restartPolicy").is_none());
+    }
 }
