@@ -124,10 +124,11 @@ async fn create_defaults_status_scale_and_conflicts() {
     assert_eq!(stored.spec.replicas, Some(4));
     assert_eq!(stored.metadata.generation, Some(2));
 
-    // Protobuf bodies (client-go's typed clients: `kubectl create deployment`) are not decoded.
+    // Protobuf bodies are decoded for the kinds `kubectl create` sends (Deployment, Job,
+    // CronJob: tests/sim_kubectl_create.rs), not for a StatefulSet.
     let body = "k8s\u{0}";
     let req = format!(
-        "POST /apis/apps/v1/namespaces/default/deployments HTTP/1.1\r\nhost: {}\r\nauthorization: Bearer {}\r\nconnection: close\r\ncontent-type: application/vnd.kubernetes.protobuf\r\ncontent-length: {}\r\n\r\n{body}",
+        "POST /apis/apps/v1/namespaces/default/statefulsets HTTP/1.1\r\nhost: {}\r\nauthorization: Bearer {}\r\nconnection: close\r\ncontent-type: application/vnd.kubernetes.protobuf\r\ncontent-length: {}\r\n\r\n{body}",
         common::sim::host(&sim),
         sim.token().expect("token"),
         body.len()

@@ -32,6 +32,12 @@ pub mod stream;
 pub mod tls;
 pub mod traffic;
 
+/// The one Kubernetes version the simulator is (`docs/protocols.md` §1.10): `/version`'s
+/// `gitVersion`, the Node's `kubeletVersion` and `kubeProxyVersion`, the OpenAPI documents'
+/// `info.version`. The served schemas are generated from k8s-openapi's `v1_33` feature
+/// (`assets/openapi/generate`), so they list this version's fields and no newer one.
+pub const KUBERNETES_VERSION: &str = "v1.33.0";
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 

@@ -96,11 +96,17 @@ fn respond(r: Result<Response, ApiError>) -> Response {
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
+/// `GET /version`: kube-apiserver's `version.Info`, its `major`, `minor` and `gitVersion` from
+/// [`crate::sim::KUBERNETES_VERSION`] (`v1.33.0` → `"1"`, `"33"`), the build fields fixed.
 async fn version() -> Response {
+    let git = crate::sim::KUBERNETES_VERSION;
+    let mut parts = git.trim_start_matches('v').split('.');
+    let major = parts.next().unwrap_or("1");
+    let minor = parts.next().unwrap_or("0");
     json_response(
         StatusCode::OK,
         &json!({
-            "major": "1", "minor": "33", "gitVersion": "v1.33.0-podscope-sim",
+            "major": major, "minor": minor, "gitVersion": git,
             "gitCommit": "0000000000000000000000000000000000000000", "gitTreeState": "clean",
             "buildDate": "2025-01-01T00:00:00Z", "goVersion": "go1.24.0", "compiler": "gc",
             "platform": "linux/amd64"

@@ -20,9 +20,9 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta, Owne
 
 use crate::sim::kubelet::KubeletConfig;
 
-/// `status.nodeInfo.kubeletVersion`: the simulator's Kubernetes version (its `/version` is
-/// 1.33).
-pub const KUBELET_VERSION: &str = "v1.33.0";
+/// `status.nodeInfo.kubeletVersion` and `kubeProxyVersion`: the simulator's Kubernetes
+/// version, [`crate::sim::KUBERNETES_VERSION`] (its `/version` says the same).
+pub const KUBELET_VERSION: &str = crate::sim::KUBERNETES_VERSION;
 /// The namespace of the nodes' Leases.
 pub const LEASE_NAMESPACE: &str = "kube-node-lease";
 /// `spec.leaseDurationSeconds` of a node's Lease (the kubelet's default).

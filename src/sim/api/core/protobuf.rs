@@ -1,5 +1,7 @@
 //! Just enough of the Kubernetes protobuf encoding to accept what `kubectl create namespace`,
-//! `create configmap` and `create secret generic` send (client-go's typed clients write
+//! `create configmap` and `create secret generic` send (and, in [`kinds`], `create
+//! deployment`, `create job`, `create cronjob`, `create service …` and `create
+//! serviceaccount`) (client-go's typed clients write
 //! `application/vnd.kubernetes.protobuf`): the `k8s\0` envelope around a `runtime.Unknown`
 //! (1 `typeMeta`, 2 `raw`), and in `raw` a Namespace, ConfigMap or Secret with the
 //! `ObjectMeta` fields a create carries. The field numbers are those of the API's
@@ -10,13 +12,15 @@ use base64::Engine;
 use serde_json::{Map, Value, json};
 
 use crate::sim::api::object::Resource;
+
+mod kinds;
 use crate::sim::api::status::ApiError;
 
 /// The envelope's magic prefix.
 const MAGIC: &[u8] = b"k8s\0";
 
 /// One field of a message: its number and its value (a varint, or length-delimited bytes).
-enum Field<'a> {
+pub(super) enum Field<'a> {
     Varint(u64),
     Bytes(&'a [u8]),
 }
@@ -40,7 +44,7 @@ fn varint(buf: &[u8], pos: &mut usize) -> Result<u64, ApiError> {
 
 /// The fields of one message, in order. Errors: 400 for malformed input or a wire type other
 /// than varint (0), 64-bit (1), length-delimited (2) or 32-bit (5).
-fn fields(buf: &[u8]) -> Result<Vec<(u64, Field<'_>)>, ApiError> {
+pub(super) fn fields(buf: &[u8]) -> Result<Vec<(u64, Field<'_>)>, ApiError> {
     let mut out = Vec::new();
     let mut pos = 0;
     while pos < buf.len() {
@@ -71,12 +75,12 @@ fn fields(buf: &[u8]) -> Result<Vec<(u64, Field<'_>)>, ApiError> {
     Ok(out)
 }
 
-fn text(b: &[u8]) -> String {
+pub(super) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
 /// A `map<string, string>` (or `bytes` values, base64 as in JSON) entry: 1 key, 2 value.
-fn entry(b: &[u8], bytes_value: bool) -> Result<(String, Value), ApiError> {
+pub(super) fn entry(b: &[u8], bytes_value: bool) -> Result<(String, Value), ApiError> {
     let (mut k, mut v) = (String::new(), Value::String(String::new()));
     for (n, f) in fields(b)? {
         if let Field::Bytes(x) = f {
@@ -121,15 +125,25 @@ fn push(m: &mut Map<String, Value>, key: &str, v: Value) {
 }
 
 /// `ObjectMeta`: 1 name, 2 generateName, 3 namespace, 11 labels, 12 annotations, 14
-/// finalizers (the rest is the server's).
-fn object_meta(b: &[u8]) -> Result<Value, ApiError> {
+/// finalizers (the rest is the server's). client-go writes every string field, set or not;
+/// an empty one is a field the client left out (JSON's `omitempty`), so it is left out here.
+pub(super) fn object_meta(b: &[u8]) -> Result<Value, ApiError> {
     let mut m = Map::new();
     for (n, f) in fields(b)? {
         let Field::Bytes(x) = f else { continue };
+        let key = match n {
+            1 => "name",
+            2 => "generateName",
+            3 => "namespace",
+            _ => "",
+        };
+        if !key.is_empty() {
+            if !x.is_empty() {
+                m.insert(key.into(), json!(text(x)));
+            }
+            continue;
+        }
         match n {
-            1 => drop(m.insert("name".into(), json!(text(x)))),
-            2 => drop(m.insert("generateName".into(), json!(text(x)))),
-            3 => drop(m.insert("namespace".into(), json!(text(x)))),
             11 => insert_entry(&mut m, "labels", x, false)?,
             12 => insert_entry(&mut m, "annotations", x, false)?,
             14 => push(&mut m, "finalizers", json!(text(x))),
@@ -143,6 +157,12 @@ fn object_meta(b: &[u8]) -> Result<Value, ApiError> {
 /// metadata, 2 data, 3 binaryData, 4 immutable), Secret (1 metadata, 2 data, 3 type, 4
 /// stringData, 5 immutable).
 fn object(resource: Resource, raw: &[u8]) -> Result<Value, ApiError> {
+    if let Some(schema) = kinds::top(resource) {
+        let mut m = kinds::message(raw, schema)?;
+        m.shift_insert(0, "apiVersion".into(), json!(resource.api_version()));
+        m.shift_insert(1, "kind".into(), json!(resource.kind()));
+        return Ok(Value::Object(m));
+    }
     let mut m = Map::new();
     m.insert("apiVersion".into(), json!(resource.api_version()));
     m.insert("kind".into(), json!(resource.kind()));
@@ -167,7 +187,7 @@ fn object(resource: Resource, raw: &[u8]) -> Result<Value, ApiError> {
                 drop(m.insert("immutable".into(), json!(v != 0)));
             }
             (Resource::Secrets, 2, Field::Bytes(x)) => insert_entry(&mut m, "data", x, true)?,
-            (Resource::Secrets, 3, Field::Bytes(x)) => {
+            (Resource::Secrets, 3, Field::Bytes(x)) if !x.is_empty() => {
                 drop(m.insert("type".into(), json!(text(x))))
             }
             (Resource::Secrets, 4, Field::Bytes(x)) => {
@@ -184,7 +204,7 @@ pub fn decodes(resource: Resource) -> bool {
     matches!(
         resource,
         Resource::Namespaces | Resource::ConfigMaps | Resource::Secrets
-    )
+    ) || kinds::top(resource).is_some()
 }
 
 /// The JSON of a protobuf-encoded `resource` object. Errors: 400 for a body without the
@@ -224,5 +244,32 @@ mod tests {
         assert_eq!(v["data"]["k"], "dg==");
         assert_eq!(v["type"], "Opaque");
         assert_eq!(v["kind"], "Secret");
+    }
+
+    #[test]
+    fn a_deployment_keeps_set_pointer_zeros_and_drops_unset_strings() {
+        let meta = [field(1, b"web"), field(2, b""), field(3, b"default")].concat();
+        let port = [vec![3 << 3, 80], field(4, b"TCP")].concat();
+        let container = [field(1, b"hello"), field(2, b"hello:1.0"), field(6, &port)].concat();
+        let pod = [field(1, b""), field(2, &container), field(3, b"")].concat();
+        let template = [field(1, &field(1, b"")), field(2, &pod)].concat();
+        // replicas 0 (a pointer, set), minReadySeconds 0 (not a pointer: unset).
+        let spec = [vec![1 << 3, 0], field(3, &template), vec![5 << 3, 0]].concat();
+        let raw = [field(1, &meta), field(2, &spec)].concat();
+        let body = [MAGIC.to_vec(), field(2, &raw)].concat();
+        let v = to_json(Resource::Deployments, &body).expect("decodes");
+        assert_eq!(v["apiVersion"], "apps/v1");
+        assert_eq!(
+            v["metadata"],
+            json!({"name": "web", "namespace": "default"})
+        );
+        assert_eq!(v["spec"]["replicas"], 0);
+        assert!(v["spec"].get("minReadySeconds").is_none(), "{v}");
+        let c = &v["spec"]["template"]["spec"]["containers"][0];
+        assert_eq!(
+            c["ports"],
+            json!([{"containerPort": 80, "protocol": "TCP"}])
+        );
+        assert!(v["spec"]["template"]["spec"].get("restartPolicy").is_none());
     }
 }

@@ -210,7 +210,7 @@ fn document(which: Doc) -> &'static (String, String) {
         };
         let doc = json!({
             "openapi": "3.0.0",
-            "info": {"title": "Kubernetes", "version": "v1.33.0"},
+            "info": {"title": "Kubernetes", "version": crate::sim::KUBERNETES_VERSION},
             "paths": paths,
             "components": {"schemas": doc_schemas(which)},
         });

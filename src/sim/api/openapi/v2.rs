@@ -236,7 +236,7 @@ pub fn document(schemas: &Value) -> Document {
         swagger: "2.0".into(),
         info: Some(Info {
             title: "Kubernetes".into(),
-            version: "v1.33.0".into(),
+            version: crate::sim::KUBERNETES_VERSION.into(),
         }),
         definitions: schemas.as_object().map(named),
     }

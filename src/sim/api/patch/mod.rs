@@ -46,9 +46,11 @@ pub fn apply(kind: PatchKind, doc: &mut Value, patch: &Value) -> Result<(), ApiE
 /// The OpenAPI schema name of an object of `resource` (`io.k8s.api.apps.v1.Deployment`), the
 /// root a strategic merge patch of it follows.
 pub fn schema_name(resource: Resource) -> String {
+    // The schemas name a group by its first label: `discovery.k8s.io` → `discovery`
+    // (`io.k8s.api.discovery.v1.EndpointSlice`), as the API's Go packages do.
     let group = match resource.group() {
         "" => "core",
-        g => g,
+        g => g.split('.').next().unwrap_or(g),
     };
     format!("io.k8s.api.{group}.v1.{}", resource.kind())
 }

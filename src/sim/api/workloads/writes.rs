@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::{defaults, object_response, resolve, respond, scale, validate};
 use crate::sim::api::apply;
+use crate::sim::api::core::protobuf;
 use crate::sim::api::decode::{self, FieldValidation};
 use crate::sim::api::object::{Object, Resource};
 use crate::sim::api::patch::{self, PatchKind};
@@ -27,8 +28,9 @@ fn is_yaml(h: &HeaderMap) -> bool {
         .is_some_and(|v| v.contains("yaml"))
 }
 
-/// 415 for a body that is neither JSON nor YAML (client-go's typed clients, as `kubectl create
-/// deployment` uses them, send `application/vnd.kubernetes.protobuf`, which is not simulated).
+/// 415 for a body that is neither JSON nor YAML (nor a protobuf create of a kind
+/// [`protobuf::decodes`]: client-go's typed clients, as `kubectl create deployment` uses them,
+/// send `application/vnd.kubernetes.protobuf`).
 fn json_or_yaml(h: &HeaderMap) -> Result<(), ApiError> {
     let ct = content_type(h);
     if ct.contains("protobuf") || ct.contains("cbor") {
@@ -65,8 +67,13 @@ pub(crate) async fn create(
         let res = resolve(&group, &version, &plural)?;
         let q = Query::parse(q.as_deref());
         let fv = FieldValidation::parse(q.get("fieldValidation"))?;
-        json_or_yaml(&h)?;
-        let value = decode::parse_body(&body, is_yaml(&h))?;
+        let value = if content_type(&h).contains("protobuf") && protobuf::decodes(res) {
+            // What kubectl 1.32+'s `create deployment`/`job`/`cronjob` send.
+            protobuf::to_json(res, &body)?
+        } else {
+            json_or_yaml(&h)?;
+            decode::parse_body(&body, is_yaml(&h))?
+        };
         let manager = apply::manager(&q, &h)?;
         create_from(&store, res, &ns, value, fv, &manager, None)
     })())
