@@ -234,7 +234,9 @@ pub fn areas_expanded(area: Rect, wanted: Wanted) -> Areas {
 }
 
 /// The header's and the footer's rows in a frame `h` rows high: the header up to
-/// [`header_cap`], or its fixed part up to a third of the frame if that is more; the footer one
+/// [`header_cap`], or its fixed part (plus one row for a notice from 30 rows, so a tall fixed
+/// part — a workload's block and the node line — does not hide it) up to a third of the frame
+/// if that is more; the footer one
 /// row from 4 rows, its wrapped status line up to a quarter of the frame.
 fn header_footer(h: u16, wanted: Wanted) -> (u16, u16) {
     let footer_h = if h >= 4 {
@@ -242,7 +244,12 @@ fn header_footer(h: u16, wanted: Wanted) -> (u16, u16) {
     } else {
         0
     };
-    let cap = header_cap(h).max(wanted.header_fixed.min(h / 3));
+    let fixed = if h >= 30 {
+        wanted.header_fixed.saturating_add(1)
+    } else {
+        wanted.header_fixed
+    };
+    let cap = header_cap(h).max(fixed.min(h / 3));
     let header_h = wanted.header.min(cap).min(h - footer_h);
     (header_h, footer_h)
 }
