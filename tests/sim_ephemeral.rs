@@ -1,9 +1,7 @@
 //! Ephemeral containers run through the kubelet model, refereed by real kubectl on every version
 //! of the matrix (`kubectl.1.27` … `kubectl.1.33` beside `kubectl`): `kubectl debug -i … -- sh -c
 //! 'echo hi'` prints `hi`, the container ends `terminated` with its exit code and stays listed,
-//! its log and events are those of any container. And the other spec update the API server
-//! allows: `kubectl set image pod/…` restarts the container with the new image
-//! (`docs/simulator-kubelet.md`).
+//! its log and events are those of any container (`docs/simulator-kubelet.md`).
 
 mod common;
 
@@ -12,6 +10,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use common::cluster::{kubectl_versions, run, run_bin, run_file};
+use common::pod_json::{events_of, pod_json, status};
 use common::sim::{all_ready, scenario, start_dynamic_for_kubectl, wait_pod};
 use common::wait::wait_until;
 use serde_json::Value;
@@ -23,48 +22,6 @@ fn debugger_name(out: &str) -> String {
         .find_map(|l| l.strip_prefix("Defaulting debug container name to "))
         .map(|n| n.trim_end_matches('.').to_string())
         .unwrap_or_else(|| panic!("no debugger name in {out:?}"))
-}
-
-/// `kubectl get pod hello -o json`.
-async fn pod_json(sim: &podscope::sim::Simulator, cache: &Path) -> Value {
-    let (ok, out, err) = run(sim, cache, &["get", "pod", "hello", "-o", "json"]).await;
-    assert!(ok, "get pod: {err}");
-    serde_json::from_str(&out).expect("pod JSON")
-}
-
-/// The status named `name` in the pod JSON's list `list` (`ephemeralContainerStatuses` …).
-fn status<'a>(pod: &'a Value, list: &str, name: &str) -> &'a Value {
-    pod["status"][list]
-        .as_array()
-        .and_then(|l| l.iter().find(|s| s["name"] == name))
-        .unwrap_or_else(|| panic!("no {list} entry {name}: {pod}"))
-}
-
-/// `(reason, message)` of the events about `field_path`, oldest first (`kubectl get events -o
-/// json`).
-async fn events_of(
-    sim: &podscope::sim::Simulator,
-    cache: &Path,
-    field_path: &str,
-) -> Vec<(String, String)> {
-    let (ok, out, err) = run(sim, cache, &["get", "events", "-o", "json"]).await;
-    assert!(ok, "get events: {err}");
-    let list: Value = serde_json::from_str(&out).expect("events JSON");
-    let mut evs: Vec<(String, String, String)> = list["items"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|e| e["involvedObject"]["fieldPath"] == field_path)
-        .map(|e| {
-            (
-                e["firstTimestamp"].as_str().unwrap_or("").to_string(),
-                e["reason"].as_str().unwrap_or("").to_string(),
-                e["message"].as_str().unwrap_or("").to_string(),
-            )
-        })
-        .collect();
-    evs.sort_by(|a, b| a.0.cmp(&b.0));
-    evs.into_iter().map(|(_, r, m)| (r, m)).collect()
 }
 
 /// `kubectl debug` against `sim` with `bin`, stdin closed; (success, stdout, stderr).
@@ -249,119 +206,6 @@ async fn kubectl_debug_without_command_runs_the_shell() {
         (&Value::from(5), &Value::from("Error")),
         "{term}"
     );
-}
-
-/// `kubectl set image pod/hello`: accepted, the container is killed (`Container hello
-/// definition changed, will be restarted`) and started with the new image, `restartCount` 1,
-/// the old instance in `lastState`; a missing image gives `ErrImagePull`/`ImagePullBackOff`; a
-/// change of another field is refused with the API server's message.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn set_image_restarts_the_container() {
-    let Some((sim, cache)) = start_dynamic_for_kubectl(4.0).await else {
-        return;
-    };
-    let (ok, _, err) = run_file(&sim, cache.path(), "apply", &scenario("hello.yaml")).await;
-    assert!(ok, "apply: {err}");
-    wait_pod(&sim.store(), "hello", 60, all_ready).await;
-    let (ok, out, err) = run(
-        &sim,
-        cache.path(),
-        &[
-            "set",
-            "image",
-            "pod/hello",
-            "hello=ghcr.io/example/hello:2.0",
-        ],
-    )
-    .await;
-    assert!(ok, "set image: {err}");
-    assert_eq!(out, "pod/hello image updated\n");
-    let jsonpath = "jsonpath={.status.containerStatuses[0].restartCount} {.status.containerStatuses[0].image} {.status.containerStatuses[0].ready}";
-    let mut last = String::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while tokio::time::Instant::now() < deadline {
-        let (ok, out, _) = run(&sim, cache.path(), &["get", "pod", "hello", "-o", jsonpath]).await;
-        last = out;
-        if ok && last == "1 ghcr.io/example/hello:2.0 true" {
-            break;
-        }
-    }
-    assert_eq!(last, "1 ghcr.io/example/hello:2.0 true");
-    let pod = pod_json(&sim, cache.path()).await;
-    let st = status(&pod, "containerStatuses", "hello");
-    let before = &st["lastState"]["terminated"];
-    assert_eq!(
-        (&before["exitCode"], &before["reason"]),
-        (&Value::from(0), &Value::from("Completed")),
-        "{st}"
-    );
-    assert_ne!(before["containerID"], st["containerID"], "{st}");
-    let evs = events_of(&sim, cache.path(), "spec.containers{hello}").await;
-    assert!(
-        evs.contains(&(
-            "Killing".into(),
-            "Container hello definition changed, will be restarted".into()
-        )),
-        "{evs:?}"
-    );
-    let (ok, logs, err) = run(&sim, cache.path(), &["logs", "hello", "-c", "hello"]).await;
-    assert!(ok, "{err}");
-    assert!(
-        logs.ends_with(" hello 2.0 listening on [::]:8080\n"),
-        "{logs}"
-    );
-
-    let (ok, _, err) = run(
-        &sim,
-        cache.path(),
-        &[
-            "set",
-            "image",
-            "pod/hello",
-            "hello=ghcr.io/example/hello:missing",
-        ],
-    )
-    .await;
-    assert!(ok, "set image: {err}");
-    let mut reason = String::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while tokio::time::Instant::now() < deadline {
-        let (_, out, _) = run(
-            &sim,
-            cache.path(),
-            &[
-                "get",
-                "pod",
-                "hello",
-                "-o",
-                "jsonpath={.status.containerStatuses[0].state.waiting.reason}",
-            ],
-        )
-        .await;
-        reason = out;
-        if reason == "ErrImagePull" || reason == "ImagePullBackOff" {
-            break;
-        }
-    }
-    assert!(
-        reason == "ErrImagePull" || reason == "ImagePullBackOff",
-        "{reason}"
-    );
-
-    let refused = "Pod \"hello\" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)\n- spec.containers[0]";
-    let rename = r#"[{"op":"replace","path":"/spec/containers/0/name","value":"renamed"}]"#;
-    let (ok, _, err) = run(
-        &sim,
-        cache.path(),
-        &["patch", "pod", "hello", "--type=json", "-p", rename],
-    )
-    .await;
-    assert!(!ok);
-    assert!(err.contains(refused), "{err}");
-    let port = r#"{"spec":{"containers":[{"name":"hello","ports":[{"containerPort":9090}]}]}}"#;
-    let (ok, _, err) = run(&sim, cache.path(), &["patch", "pod", "hello", "-p", port]).await;
-    assert!(!ok);
-    assert!(err.contains(refused), "{err}");
 }
 
 /// `podscope debug POD -- sh -c …` sees the command's output over attach and ends with the

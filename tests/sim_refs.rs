@@ -10,26 +10,11 @@ mod common;
 use std::time::Duration;
 
 use common::cluster::run;
+use common::core_objects::{kubectl_apply, obj, running, status_column};
 use common::sim::{raw_get, start_dynamic_for_kubectl, wait_pod};
 use common::wait::wait_until;
-use k8s_openapi::api::core::v1::Pod;
-use podscope::sim::{Object, Resource, Simulator};
 
-fn obj(resource: Resource, v: serde_json::Value) -> Object {
-    Object::from_json(resource, v).expect("object decodes")
-}
-
-async fn kubectl_apply(sim: &Simulator, dir: &std::path::Path, name: &str, yaml: &str) {
-    let path = dir.join(format!("{name}.yaml"));
-    std::fs::write(&path, yaml).expect("write manifest");
-    let (ok, out, err) = run(sim, dir, &["apply", "-f", &path.to_string_lossy()]).await;
-    assert!(ok, "kubectl apply {name}: {err}");
-    assert_eq!(out.trim(), format!("pod/{name} created"));
-}
-
-fn running(p: &Pod) -> bool {
-    p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running")
-}
+use podscope::sim::{Resource, Simulator};
 
 /// `kubectl exec POD -c app -- ARGS…`: stdout (the command must succeed).
 async fn exec(sim: &Simulator, dir: &std::path::Path, pod: &str, args: &[&str]) -> String {
@@ -38,13 +23,6 @@ async fn exec(sim: &Simulator, dir: &std::path::Path, pod: &str, args: &[&str]) 
     let (ok, out, err) = run(sim, dir, &all).await;
     assert!(ok, "kubectl exec {args:?}: {err}");
     out
-}
-
-/// kubectl's STATUS column for pod `name`.
-async fn status_column(sim: &Simulator, dir: &std::path::Path, name: &str) -> String {
-    let (ok, out, err) = run(sim, dir, &["get", "pod", name, "--no-headers"]).await;
-    assert!(ok, "kubectl get pod {name}: {err}");
-    out.split_whitespace().nth(2).unwrap_or("").to_string()
 }
 
 const POD: &str = r#"apiVersion: v1
