@@ -21,13 +21,8 @@ use k8s_openapi::api::core::v1::{Pod, ResourceFieldSelector, ResourceRequirement
 
 use crate::model::diagnosis::facts::quantity;
 
-/// The node's allocatable CPU, memory and ephemeral storage (as `sim/nodes/object.rs`
-/// publishes them), the value of a limit the container leaves unset.
-const ALLOCATABLE: [(&str, &str); 3] = [
-    ("cpu", "4"),
-    ("memory", "8045804Ki"),
-    ("ephemeral-storage", "94580335255"),
-];
+// The node's allocatable resources: the value of a limit the container leaves unset.
+use crate::sim::nodes::object::ALLOCATABLE;
 
 /// `k="v"` lines, sorted by key, as the downward API writes a whole map.
 fn pairs(map: Option<&BTreeMap<String, String>>) -> String {

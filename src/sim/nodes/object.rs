@@ -42,7 +42,7 @@ const CAPACITY: [(&str, &str); 6] = [
 ];
 /// Allocatable: memory less [`EVICTION_THRESHOLD`] (102400Ki), storage less the default
 /// `nodefs.available<10%`.
-const ALLOCATABLE: [(&str, &str); 6] = [
+pub const ALLOCATABLE: [(&str, &str); 6] = [
     ("cpu", "4"),
     ("ephemeral-storage", "94580335255"),
     ("hugepages-1Gi", "0"),
