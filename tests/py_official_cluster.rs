@@ -232,6 +232,7 @@ async fn events_are_created_and_pods_deleted_as_a_collection() {
         "{out}"
     );
     assert_eq!(out["listed"], json!(["checked by a test"]), "{out}");
+    assert_eq!(out["deletedKind"], "PodList", "{out}");
     assert_eq!(out["deleted"], json!(["batch-0", "batch-1"]), "{out}");
     assert_eq!(out["gone"], true, "{out}");
     assert_eq!(

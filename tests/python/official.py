@@ -343,7 +343,12 @@ def writes():
         core.create_namespaced_pod(NS, pod_manifest(f"batch-{i}", ["sleep", "3600"]) | {})
     core.patch_namespaced_pod("batch-0", NS, {"metadata": {"labels": {"batch": "yes"}}})
     core.patch_namespaced_pod("batch-1", NS, {"metadata": {"labels": {"batch": "yes"}}})
-    deleted = core.delete_collection_namespaced_pod(NS, label_selector="batch=yes", grace_period_seconds=0)
+    # The API server answers a deletecollection with the list of deleted objects (the client's
+    # declared V1Status type cannot hold it: read the raw body).
+    raw = core.delete_collection_namespaced_pod(
+        NS, label_selector="batch=yes", grace_period_seconds=0, _preload_content=False
+    )
+    deleted = json.loads(raw.data)
     gone = until(
         "the collection's pods to be gone",
         lambda: not core.list_namespaced_pod(NS, label_selector="batch=yes").items,
@@ -352,7 +357,8 @@ def writes():
     return {
         "eventName": created.metadata.name,
         "listed": [e.message for e in listed],
-        "deleted": sorted(p["metadata"]["name"] for p in deleted.items) if isinstance(deleted.items[0], dict) else sorted(p.metadata.name for p in deleted.items),
+        "deletedKind": deleted["kind"],
+        "deleted": sorted(p["metadata"]["name"] for p in deleted["items"]),
         "gone": gone,
         "left": left,
     }

@@ -145,7 +145,6 @@ pub(crate) fn step(
             tracing::debug!("controller action refused: {e}");
         }
     }
-    super::serviceaccount::sync(store);
     super::endpointslice::sync(store);
     super::pv_binder::sync(store);
     crate::sim::scheduler::retry(store);

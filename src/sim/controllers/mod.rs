@@ -25,7 +25,6 @@ pub mod job;
 pub mod pods;
 pub mod pv_binder;
 pub mod replicaset;
-pub mod serviceaccount;
 pub mod statefulset;
 #[cfg(test)]
 mod testing;

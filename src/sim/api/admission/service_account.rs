@@ -22,8 +22,8 @@ pub const VOLUME_PREFIX: &str = "kube-api-access-";
 /// The token's lifetime the plugin asks for: one hour plus 7 s, so the kubelet's refresh at
 /// 80 % is told apart from a plain one-hour token.
 pub const EXPIRATION_SECONDS: i64 = 3607;
-/// The ConfigMap the ServiceAccount controller publishes in every namespace with the cluster CA.
-pub const ROOT_CA_CONFIGMAP: &str = "kube-root-ca.crt";
+/// The ConfigMap the namespace controller publishes in every namespace with the cluster CA.
+pub use crate::sim::api::core::namespaces::ROOT_CA_CONFIGMAP;
 
 /// The projected volume named `name`: the token (`path: token`), `ca.crt` from
 /// [`ROOT_CA_CONFIGMAP`] and the pod's namespace through the downward API, mode 0644.
