@@ -23,19 +23,27 @@ async fn start() -> Simulator {
     sim
 }
 
+/// Runs `others.py CHECK` against a fresh [`start`]ed simulator; `None` when the clients are
+/// missing (skipped).
+async fn check(name: &str) -> Option<serde_json::Value> {
+    let python = python::python()?;
+    let sim = start().await;
+    Some(
+        python::run_async(
+            python,
+            "others.py",
+            sim.kubeconfig_path().to_path_buf(),
+            &[name],
+        )
+        .await,
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lightkube_lists_and_gets_pods() {
-    let Some(python) = python::python() else {
+    let Some(out) = check("lightkube_pods").await else {
         return;
     };
-    let sim = start().await;
-    let out = python::run_async(
-        python,
-        "others.py",
-        sim.kubeconfig_path().to_path_buf(),
-        &["lightkube_pods"],
-    )
-    .await;
     assert_eq!(
         out,
         json!({"pods": ["hello"], "phase": "Running", "containers": ["hello"]})
@@ -44,17 +52,9 @@ async fn lightkube_lists_and_gets_pods() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lightkube_server_side_apply_owns_fields_and_reports_conflicts() {
-    let Some(python) = python::python() else {
+    let Some(out) = check("lightkube_apply").await else {
         return;
     };
-    let sim = start().await;
-    let out = python::run_async(
-        python,
-        "others.py",
-        sim.kubeconfig_path().to_path_buf(),
-        &["lightkube_apply"],
-    )
-    .await;
     assert_eq!(out["created"], json!({"LEVEL": "debug"}), "{out}");
     assert_eq!(out["updated"], json!({"LEVEL": "info"}), "{out}");
     assert_eq!(
@@ -76,17 +76,9 @@ async fn lightkube_server_side_apply_owns_fields_and_reports_conflicts() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kr8s_starts_and_lists_pods_and_nodes() {
-    let Some(python) = python::python() else {
+    let Some(out) = check("kr8s_api").await else {
         return;
     };
-    let sim = start().await;
-    let out = python::run_async(
-        python,
-        "others.py",
-        sim.kubeconfig_path().to_path_buf(),
-        &["kr8s_api"],
-    )
-    .await;
     assert!(
         out["gitVersion"]
             .as_str()

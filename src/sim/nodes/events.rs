@@ -18,6 +18,31 @@ pub struct About<'a> {
     pub uid: &'a str,
 }
 
+impl<'a> About<'a> {
+    /// The Node `name` with `uid`.
+    #[must_use]
+    pub fn node(name: &'a str, uid: &'a str) -> Self {
+        About {
+            kind: "Node",
+            namespace: "",
+            name,
+            uid,
+        }
+    }
+
+    /// The pod, by its metadata (empty strings where unset).
+    #[must_use]
+    pub fn pod(pod: &'a k8s_openapi::api::core::v1::Pod) -> Self {
+        let m = &pod.metadata;
+        About {
+            kind: "Pod",
+            namespace: m.namespace.as_deref().unwrap_or_default(),
+            name: m.name.as_deref().unwrap_or_default(),
+            uid: m.uid.as_deref().unwrap_or_default(),
+        }
+    }
+}
+
 /// A new Event `reason`/`message` of `type_` about `about`, from `component` on `host`, at `now`.
 #[must_use]
 pub fn event(

@@ -154,12 +154,7 @@ fn mark_unknown(store: &Store, n: &Node, name: &str, now: Timestamp) {
         return;
     }
     let uid = n.metadata.uid.clone().unwrap_or_default();
-    let about = About {
-        kind: "Node",
-        namespace: "",
-        name,
-        uid: &uid,
-    };
+    let about = About::node(name, &uid);
     let message = format!("Node {name} status is now: NodeNotReady");
     let _ = store.add_event(event(
         &about,
@@ -200,13 +195,7 @@ fn mark_pod_not_ready(store: &Store, pod: &Pod, now: Timestamp) {
         }
         Ok(())
     });
-    let uid = pod.metadata.uid.clone().unwrap_or_default();
-    let about = About {
-        kind: "Pod",
-        namespace: &ns,
-        name: &name,
-        uid: &uid,
-    };
+    let about = About::pod(pod);
     let _ = store.add_event(event(
         &about,
         "Warning",
@@ -275,13 +264,7 @@ fn evict(store: &Store, name: &str, added: Timestamp, now: Timestamp) {
             }
             Ok(())
         });
-        let uid = pod.metadata.uid.clone().unwrap_or_default();
-        let about = About {
-            kind: "Pod",
-            namespace: &ns,
-            name: &pod_name,
-            uid: &uid,
-        };
+        let about = About::pod(&pod);
         let _ = store.add_event(event(
             &about,
             "Normal",

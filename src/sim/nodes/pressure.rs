@@ -78,12 +78,7 @@ pub fn start(store: &Store, name: &str, now: Timestamp) {
     let uid = node(store, name)
         .and_then(|n| n.metadata.uid)
         .unwrap_or_default();
-    let about = About {
-        kind: "Node",
-        namespace: "",
-        name,
-        uid: &uid,
-    };
+    let about = About::node(name, &uid);
     let kubelet = ("kubelet", Some(name));
     let _ = store.add_event(event(
         &about,
@@ -170,13 +165,7 @@ fn evict(store: &Store, pod: &Pod, node_name: &str, now: Timestamp) {
         }
         Ok(())
     });
-    let uid = pod.metadata.uid.clone().unwrap_or_default();
-    let about = About {
-        kind: "Pod",
-        namespace: &ns,
-        name: &name,
-        uid: &uid,
-    };
+    let about = About::pod(pod);
     let _ = store.add_event(event(
         &about,
         "Warning",
