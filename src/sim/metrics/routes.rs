@@ -125,6 +125,7 @@ fn pod_list(
     h: &HeaderMap,
 ) -> Result<Response, ApiError> {
     let sample = sample_of(store)?;
+    refuse_watch(q)?;
     let sel = selector(q)?;
     let now = store.now();
     let items: Vec<Metrics> = store
@@ -160,6 +161,7 @@ async fn list_nodes(State(store): State<Store>, RawQuery(q): RawQuery, h: Header
     respond((|| {
         let sample = sample_of(&store)?;
         let q = Query::parse(q.as_deref());
+        refuse_watch(&q)?;
         let sel = selector(&q)?;
         let pods = store.list(Resource::Pods, None).0;
         let pods: Vec<&Pod> = pods.iter().filter_map(pod_of).collect();
@@ -188,6 +190,15 @@ async fn get_node(State(store): State<Store>, Path(name): Path<String>, h: Heade
             .ok_or_else(|| ApiError::not_found("nodemetrics.metrics.k8s.io", &name))?;
         Ok(one_response(m, &h))
     })())
+}
+
+/// `?watch=true`: metrics-server's storage has no watch, so the API server refuses the verb.
+/// Errors: 405 MethodNotAllowed (`… (WATCH)`), 400 for a malformed flag.
+fn refuse_watch(q: &Query) -> Result<(), ApiError> {
+    if q.flag("watch")? {
+        return Err(ApiError::method_not_allowed("WATCH"));
+    }
+    Ok(())
 }
 
 /// The request's selectors. Field selectors may name only `metadata.name` and
