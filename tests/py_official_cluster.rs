@@ -1,6 +1,6 @@
 //! The official Kubernetes Python client against the simulator's cluster-level API: discovery
 //! (both spellings of the paths), namespaces, nodes, list pagination, the authorization reviews
-//! and an ephemeral container run to completion (tests/python/official.py does the calls). The
+//! an ephemeral container run to completion and metrics.k8s.io read as custom objects (tests/python/official.py does the calls). The
 //! expected values are the API conventions: a `limit` page carries `continue` and
 //! `remainingItemCount` until the last; a SelfSubjectAccessReview answers the deny list.
 
@@ -240,4 +240,61 @@ async fn events_are_created_and_pods_deleted_as_a_collection() {
         json!(["batch-2"]),
         "the unlabelled pod stays: {out}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pod_and_node_metrics_read_through_custom_objects() {
+    let Some(python) = python::python() else {
+        return;
+    };
+    let sim = start(&[]).await;
+    let path = "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/hello";
+    let read = || async {
+        let raw = common::sim::raw_get(&sim, path).await;
+        serde_json::from_str::<Value>(raw.split("\r\n\r\n").nth(1).unwrap_or(""))
+            .unwrap_or(Value::Null)
+    };
+    // A container is sampled from the first grid point after it started (docs/metrics.md).
+    let mut sampled = false;
+    for _ in 0..400 {
+        let pm = read().await;
+        if pm["containers"].as_array().is_some_and(|c| c.len() == 2) {
+            sampled = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(sampled, "hello and proxy sampled within 40 s");
+    // The client's reading and ours agree when they fall in the same sampling window; a
+    // window boundary between them (15 s apart at most once per try) is retried.
+    for _ in 0..3 {
+        let out = py(&sim, &python, &["metrics", "hello"]).await;
+        let ours = read().await;
+        assert_eq!(out["kind"], "PodMetrics", "{out}");
+        assert_eq!(
+            out["window"], "15s",
+            "metrics-server's default resolution: {out}"
+        );
+        assert_eq!(out["nodes"], json!(["sim-node-1"]), "{out}");
+        assert_eq!(out["nodeKind"], "NodeMetricsList", "{out}");
+        assert_eq!(out["missing"], "error: 404 Not Found", "{out}");
+        let mut names: Vec<&str> = out["containers"]
+            .as_object()
+            .map(|m| m.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        names.sort_unstable();
+        assert_eq!(names, ["hello", "proxy"], "running containers only: {out}");
+        if ours["timestamp"] != out["timestamp"] {
+            continue;
+        }
+        for c in ours["containers"].as_array().expect("containers") {
+            assert_eq!(
+                out["containers"][c["name"].as_str().unwrap_or("")],
+                c["usage"],
+                "{out}"
+            );
+        }
+        return;
+    }
+    panic!("three readings straddled a window boundary");
 }

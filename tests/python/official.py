@@ -364,6 +364,28 @@ def writes():
     }
 
 
+def metrics(pod):
+    """metrics.k8s.io through CustomObjectsApi, as a client without typed metrics models reads
+    it: the pod's PodMetrics, the NodeMetrics list, and a pod without metrics (404)."""
+    custom = client.CustomObjectsApi()
+    pm = custom.get_namespaced_custom_object("metrics.k8s.io", "v1beta1", NS, "pods", pod)
+    nodes = custom.list_cluster_custom_object("metrics.k8s.io", "v1beta1", "nodes")
+    try:
+        custom.get_namespaced_custom_object("metrics.k8s.io", "v1beta1", NS, "pods", "no-such-pod")
+        missing = "found"
+    except ApiException as e:
+        missing = error(e)
+    return {
+        "kind": pm["kind"],
+        "timestamp": pm["timestamp"],
+        "window": pm["window"],
+        "containers": {c["name"]: c["usage"] for c in pm["containers"]},
+        "nodes": [n["metadata"]["name"] for n in nodes["items"]],
+        "nodeKind": nodes["kind"],
+        "missing": missing,
+    }
+
+
 CHECKS = {
     "writes": writes,
     "discovery": discovery,
@@ -380,6 +402,7 @@ CHECKS = {
     "pagination": pagination,
     "auth": auth,
     "namespaces": namespaces,
+    "metrics": metrics,
 }
 
 if __name__ == "__main__":
