@@ -1,6 +1,7 @@
 //! The official Kubernetes Python client against the simulator's cluster-level API: discovery
-//! (both spellings of the paths), namespaces, nodes, list pagination, the authorization reviews
-//! an ephemeral container run to completion and metrics.k8s.io read as custom objects (tests/python/official.py does the calls). The
+//! (both spellings of the paths), namespaces, nodes, list pagination, the authorization reviews,
+//! an ephemeral container run to completion and metrics.k8s.io read as custom objects
+//! (tests/python/official.py does the calls). The
 //! expected values are the API conventions: a `limit` page carries `continue` and
 //! `remainingItemCount` until the last; a SelfSubjectAccessReview answers the deny list.
 
