@@ -1,7 +1,8 @@
 //! The selected container in full, diagnosis first: state with message (and, waiting, the
 //! runtime's answer), the back-off countdown and gauge, lastState with exit-code meaning, the
-//! findings about it ([`super::detail_findings`]), ready/started/restarts, image, command,
-//! ports, probes.
+//! findings about it ([`super::detail_findings`]), ready/started/restarts, image, the command
+//! and the rest of the spec ([`super::container_spec`], compact or full by the room), ports,
+//! probes.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -9,6 +10,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::container_spec::Form;
 use super::containers::{kind_label, state_text};
 use super::{clock, countdown, exit_hint, section};
 use crate::app::state::State;
@@ -19,11 +21,18 @@ pub const LABEL_W: usize = 11;
 /// Cells of the back-off gauge.
 const GAUGE_W: u16 = 20;
 
-/// Rows the detail wants: title + its lines (0 when no container is selected).
+/// Rows the detail wants: title + its lines with the spec's command line only (0 when no
+/// container is selected).
 #[must_use]
 pub fn wanted(state: &State, width: u16) -> u16 {
+    wanted_in(state, width, Form::Command)
+}
+
+/// Rows the detail wants with the spec in `form` ([`super::container_spec`]).
+#[must_use]
+pub fn wanted_in(state: &State, width: u16, form: Form) -> u16 {
     match (&state.target.pod, state.selected_container()) {
-        (Some(pod), Some(c)) => u16::try_from(lines(c, pod, state, width).len())
+        (Some(pod), Some(c)) => u16::try_from(lines(c, pod, state, width, form).len())
             .unwrap_or(u16::MAX)
             .saturating_add(1),
         _ => 0,
@@ -36,8 +45,16 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
         return;
     };
     let title = format!("{} ({})", c.name, kind_label(c.kind));
-    let widget = Paragraph::new(lines(c, pod, state, area.width))
-        .block(section(&title, &state.config.theme));
+    // The fullest form of the spec that fits.
+    let fits = |l: &Vec<Line<'static>>| l.len() < usize::from(area.height);
+    let mut body = lines(c, pod, state, area.width, Form::Full);
+    for form in [Form::Compact, Form::Command] {
+        if fits(&body) {
+            break;
+        }
+        body = lines(c, pod, state, area.width, form);
+    }
+    let widget = Paragraph::new(body).block(section(&title, &state.config.theme));
     frame.render_widget(widget, area);
 }
 
@@ -61,13 +78,14 @@ fn cont(out: &mut Vec<Line<'static>>, text: &str, style: Style, width: u16) {
     }
 }
 
-/// The detail lines for container `c` of `pod` at `state.now`.
+/// The detail lines for container `c` of `pod` at `state.now`, the spec in `form`.
 #[must_use]
 pub fn lines(
     c: &ContainerSummary,
     pod: &PodSummary,
     state: &State,
     width: u16,
+    form: Form,
 ) -> Vec<Line<'static>> {
     let t = &state.config.theme;
     let now = state.now;
@@ -174,13 +192,7 @@ pub fn lines(
         t.label,
     ));
     out.push(field("Image", vec![Span::raw(c.image.clone())], t.label));
-    if !c.command.is_empty() {
-        out.push(field(
-            "Command",
-            vec![Span::raw(c.command.join(" "))],
-            t.label,
-        ));
-    }
+    super::container_spec::lines(&mut out, c, form, t, width);
     if !c.ports.is_empty() {
         let ports: Vec<String> = c
             .ports

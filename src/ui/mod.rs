@@ -6,6 +6,7 @@
 
 pub mod clock;
 pub mod conditions;
+pub mod container_spec;
 pub mod containers;
 pub mod countdown;
 pub mod detail;
@@ -53,6 +54,8 @@ pub fn view(frame: &mut Frame, state: &State) {
         diagnosis_core: diagnosis::core(state, area.width),
         containers: containers::wanted(state),
         detail: detail::wanted(state, area.width),
+        detail_compact: detail::wanted_in(state, area.width, container_spec::Form::Compact),
+        detail_full: detail::wanted_in(state, area.width, container_spec::Form::Full),
         conditions: conditions::wanted(state),
         events: events::wanted(state, area.width),
         events_first: state.key_mode().events_focus,
