@@ -236,3 +236,32 @@ fn values_are_sanitised_cut_and_lists_bounded() {
     assert_eq!(spec.env.len(), MAX_ITEMS);
     assert_eq!(spec.env_omitted, 65 - MAX_ITEMS);
 }
+
+#[test]
+fn an_ephemeral_container_has_its_own_spec_and_the_pods_run_as_user() {
+    // `kubectl debug -it api --image=busybox:1.37 --target=api` adds one like this.
+    let mut pod = container_spec_support::pod();
+    let spec = pod.spec.as_mut().expect("spec");
+    spec.ephemeral_containers = Some(vec![k8s_openapi::api::core::v1::EphemeralContainer {
+        name: "debugger-x7k2p".to_owned(),
+        image: Some("busybox:1.37".to_owned()),
+        target_container_name: Some("api".to_owned()),
+        stdin: Some(true),
+        tty: Some(true),
+        volume_mounts: Some(vec![k8s_openapi::api::core::v1::VolumeMount {
+            name: "cache".to_owned(),
+            mount_path: "/cache".to_owned(),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    }]);
+    let summary = PodSummary::from_pod(&pod);
+    let debugger = spec_of(&summary, "debugger-x7k2p");
+    assert_eq!(debugger.command_line(), "image default");
+    assert!(debugger.env.is_empty());
+    assert_eq!(mount_texts(debugger), ["/cache ← emptyDir cache"]);
+    assert_eq!(
+        debugger.security_context.words(),
+        ["runAsUser 1000 (pod)", "runAsNonRoot true (pod)"]
+    );
+}

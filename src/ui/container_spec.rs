@@ -98,6 +98,14 @@ pub fn lines(
     }
 }
 
+/// Rows [`lines`] appends for `c` in `form`.
+#[must_use]
+pub fn rows(c: &ContainerSummary, form: Form, t: &Theme, width: u16) -> usize {
+    let mut out = Vec::new();
+    lines(&mut out, c, form, t, width);
+    out.len()
+}
+
 /// `env 3 · envFrom 1 · mounts 2 · runAsUser 1000, …`: the non-empty counts, then the
 /// securityContext words; empty when the spec has none of them.
 #[must_use]

@@ -10,7 +10,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::container_spec::Form;
+use super::container_spec::{self, Form};
 use super::containers::{kind_label, state_text};
 use super::{clock, countdown, exit_hint, section};
 use crate::app::state::State;
@@ -25,35 +25,41 @@ const GAUGE_W: u16 = 20;
 /// container is selected).
 #[must_use]
 pub fn wanted(state: &State, width: u16) -> u16 {
-    wanted_in(state, width, Form::Command)
+    wanted_forms(state, width)[0]
 }
 
-/// Rows the detail wants with the spec in `form` ([`super::container_spec`]).
+/// Rows the detail wants with the spec in each form, `[Command, Compact, Full]`
+/// ([`super::container_spec`]): the detail's lines are built once, the spec's forms counted
+/// alone (the draw path is hot).
 #[must_use]
-pub fn wanted_in(state: &State, width: u16, form: Form) -> u16 {
-    match (&state.target.pod, state.selected_container()) {
-        (Some(pod), Some(c)) => u16::try_from(lines(c, pod, state, width, form).len())
-            .unwrap_or(u16::MAX)
-            .saturating_add(1),
-        _ => 0,
-    }
+pub fn wanted_forms(state: &State, width: u16) -> [u16; 3] {
+    let (Some(pod), Some(c)) = (&state.target.pod, state.selected_container()) else {
+        return [0; 3];
+    };
+    let t = &state.config.theme;
+    let base = lines(c, pod, state, width, Form::Command).len() + 1;
+    let command = container_spec::rows(c, Form::Command, t, width);
+    [Form::Command, Form::Compact, Form::Full].map(|form| {
+        let rows = base - command + container_spec::rows(c, form, t, width);
+        u16::try_from(rows).unwrap_or(u16::MAX)
+    })
 }
 
-/// Draws the selected container's detail.
+/// Draws the selected container's detail, the spec in the fullest form that fits.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let (Some(pod), Some(c)) = (&state.target.pod, state.selected_container()) else {
         return;
     };
     let title = format!("{} ({})", c.name, kind_label(c.kind));
-    // The fullest form of the spec that fits.
-    let fits = |l: &Vec<Line<'static>>| l.len() < usize::from(area.height);
-    let mut body = lines(c, pod, state, area.width, Form::Full);
-    for form in [Form::Compact, Form::Command] {
-        if fits(&body) {
-            break;
-        }
-        body = lines(c, pod, state, area.width, form);
-    }
+    let [_, compact, full] = wanted_forms(state, area.width);
+    let form = if full <= area.height {
+        Form::Full
+    } else if compact <= area.height {
+        Form::Compact
+    } else {
+        Form::Command
+    };
+    let body = lines(c, pod, state, area.width, form);
     let widget = Paragraph::new(body).block(section(&title, &state.config.theme));
     frame.render_widget(widget, area);
 }
