@@ -10,6 +10,7 @@ use k8s_openapi::api::core::v1::{
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::backoff::{Backoff, BackoffCurve};
+use super::container_spec::ContainerSpec;
 use super::pod::{ContainerKind, ContainerState, ContainerSummary, Probes, Terminated};
 use super::probe::describe_probe;
 use super::sanitize::{sanitize, sanitize_multiline};
@@ -24,6 +25,7 @@ struct SpecFacts<'a> {
     readiness: Option<&'a Probe>,
     startup: Option<&'a Probe>,
     memory_limit: Option<&'a str>,
+    spec: ContainerSpec,
 }
 
 fn argv(command: &Option<Vec<String>>, args: &Option<Vec<String>>) -> Vec<String> {
@@ -44,7 +46,7 @@ fn memory_limit(r: &Option<ResourceRequirements>) -> Option<&str> {
 }
 
 impl<'a> SpecFacts<'a> {
-    fn of(c: &'a Container) -> Self {
+    fn of(c: &'a Container, pod: &PodSpec) -> Self {
         SpecFacts {
             name: &c.name,
             image: c.image.as_deref(),
@@ -54,10 +56,11 @@ impl<'a> SpecFacts<'a> {
             readiness: c.readiness_probe.as_ref(),
             startup: c.startup_probe.as_ref(),
             memory_limit: memory_limit(&c.resources),
+            spec: ContainerSpec::of(c, pod),
         }
     }
 
-    fn of_ephemeral(c: &'a EphemeralContainer) -> Self {
+    fn of_ephemeral(c: &'a EphemeralContainer, pod: &PodSpec) -> Self {
         SpecFacts {
             name: &c.name,
             image: c.image.as_deref(),
@@ -67,6 +70,7 @@ impl<'a> SpecFacts<'a> {
             readiness: c.readiness_probe.as_ref(),
             startup: c.startup_probe.as_ref(),
             memory_limit: memory_limit(&c.resources),
+            spec: ContainerSpec::of_ephemeral(c, pod),
         }
     }
 }
@@ -165,6 +169,7 @@ fn summary(
                 .collect()
         }),
         backoff: status.and_then(|s| Backoff::from_status(s, BackoffCurve::DEFAULT)),
+        spec: spec.map(|s| s.spec.clone()).unwrap_or_default(),
     }
 }
 
@@ -207,7 +212,7 @@ pub(super) fn containers_in_kubelet_order(
             } else {
                 ContainerKind::Init
             };
-            (kind, SpecFacts::of(c))
+            (kind, SpecFacts::of(c, spec))
         })
         .collect();
     join(
@@ -219,7 +224,7 @@ pub(super) fn containers_in_kubelet_order(
     let mains: Vec<_> = spec
         .containers
         .iter()
-        .map(|c| (ContainerKind::Main, SpecFacts::of(c)))
+        .map(|c| (ContainerKind::Main, SpecFacts::of(c, spec)))
         .collect();
     join(
         &mut containers,
@@ -231,7 +236,7 @@ pub(super) fn containers_in_kubelet_order(
         .ephemeral_containers
         .iter()
         .flatten()
-        .map(|c| (ContainerKind::Ephemeral, SpecFacts::of_ephemeral(c)))
+        .map(|c| (ContainerKind::Ephemeral, SpecFacts::of_ephemeral(c, spec)))
         .collect();
     join(
         &mut containers,

@@ -4,6 +4,8 @@
 
 pub mod backoff;
 mod container;
+pub mod container_spec;
+mod container_spec_build;
 pub mod deletion;
 pub mod diagnosis;
 pub mod duration;

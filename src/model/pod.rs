@@ -141,6 +141,9 @@ pub struct ContainerSummary {
     pub ports: Vec<(Option<String>, i32, String)>,
     /// The CrashLoopBackOff back-off, when `state.waiting.reason == "CrashLoopBackOff"`.
     pub backoff: Option<Backoff>,
+    /// Command, args, env, envFrom, mounts and securityContext essentials from the spec
+    /// (empty for a status naming no spec entry).
+    pub spec: super::container_spec::ContainerSpec,
 }
 
 /// A pod condition (`status.conditions[]`).

@@ -1,7 +1,8 @@
 //! The selected container in full, diagnosis first: state with message (and, waiting, the
 //! runtime's answer), the back-off countdown and gauge, lastState with exit-code meaning, the
-//! findings about it ([`super::detail_findings`]), ready/started/restarts, image, command,
-//! ports, probes.
+//! findings about it ([`super::detail_findings`]), ready/started/restarts, image, the command
+//! and the rest of the spec ([`super::container_spec`], compact or full by the room), ports,
+//! probes.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -9,6 +10,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::container_spec::{self, Form};
 use super::containers::{kind_label, state_text};
 use super::{clock, countdown, exit_hint, section};
 use crate::app::state::State;
@@ -19,25 +21,46 @@ pub const LABEL_W: usize = 11;
 /// Cells of the back-off gauge.
 const GAUGE_W: u16 = 20;
 
-/// Rows the detail wants: title + its lines (0 when no container is selected).
+/// Rows the detail wants: title + its lines with the spec's command line only (0 when no
+/// container is selected).
 #[must_use]
 pub fn wanted(state: &State, width: u16) -> u16 {
-    match (&state.target.pod, state.selected_container()) {
-        (Some(pod), Some(c)) => u16::try_from(lines(c, pod, state, width).len())
-            .unwrap_or(u16::MAX)
-            .saturating_add(1),
-        _ => 0,
-    }
+    wanted_forms(state, width)[0]
 }
 
-/// Draws the selected container's detail.
+/// Rows the detail wants with the spec in each form, `[Command, Compact, Full]`
+/// ([`super::container_spec`]): the detail's lines are built once, the spec's forms counted
+/// alone (the draw path is hot).
+#[must_use]
+pub fn wanted_forms(state: &State, width: u16) -> [u16; 3] {
+    let (Some(pod), Some(c)) = (&state.target.pod, state.selected_container()) else {
+        return [0; 3];
+    };
+    let t = &state.config.theme;
+    let base = lines(c, pod, state, width, Form::Command).len() + 1;
+    let command = container_spec::rows(c, Form::Command, t, width);
+    [Form::Command, Form::Compact, Form::Full].map(|form| {
+        let rows = base - command + container_spec::rows(c, form, t, width);
+        u16::try_from(rows).unwrap_or(u16::MAX)
+    })
+}
+
+/// Draws the selected container's detail, the spec in the fullest form that fits.
 pub fn render(frame: &mut Frame, area: Rect, state: &State) {
     let (Some(pod), Some(c)) = (&state.target.pod, state.selected_container()) else {
         return;
     };
     let title = format!("{} ({})", c.name, kind_label(c.kind));
-    let widget = Paragraph::new(lines(c, pod, state, area.width))
-        .block(section(&title, &state.config.theme));
+    let [_, compact, full] = wanted_forms(state, area.width);
+    let form = if full <= area.height {
+        Form::Full
+    } else if compact <= area.height {
+        Form::Compact
+    } else {
+        Form::Command
+    };
+    let body = lines(c, pod, state, area.width, form);
+    let widget = Paragraph::new(body).block(section(&title, &state.config.theme));
     frame.render_widget(widget, area);
 }
 
@@ -61,13 +84,14 @@ fn cont(out: &mut Vec<Line<'static>>, text: &str, style: Style, width: u16) {
     }
 }
 
-/// The detail lines for container `c` of `pod` at `state.now`.
+/// The detail lines for container `c` of `pod` at `state.now`, the spec in `form`.
 #[must_use]
 pub fn lines(
     c: &ContainerSummary,
     pod: &PodSummary,
     state: &State,
     width: u16,
+    form: Form,
 ) -> Vec<Line<'static>> {
     let t = &state.config.theme;
     let now = state.now;
@@ -174,13 +198,7 @@ pub fn lines(
         t.label,
     ));
     out.push(field("Image", vec![Span::raw(c.image.clone())], t.label));
-    if !c.command.is_empty() {
-        out.push(field(
-            "Command",
-            vec![Span::raw(c.command.join(" "))],
-            t.label,
-        ));
-    }
+    super::container_spec::lines(&mut out, c, form, t, width);
     if !c.ports.is_empty() {
         let ports: Vec<String> = c
             .ports

@@ -5,7 +5,8 @@
 //! containers list, the selected
 //! container's detail (8 rows), events (4 rows, half the body while they have focus),
 //! conditions in a one-line compact form, the rest of the diagnosis block (up to a third of the
-//! body), the rest of the detail, the full conditions table, then more events. The expanded
+//! body), the rest of the detail, the full conditions table, the detail's spec lists (whole,
+//! else its summary line), then more events. The expanded
 //! diagnosis takes the whole body ([`areas_expanded`]).
 
 use ratatui::layout::Rect;
@@ -28,6 +29,12 @@ pub struct Wanted {
     pub containers: u16,
     /// Detail of the selected container: title + lines.
     pub detail: u16,
+    /// The detail with the spec's one-line summary (`ui::container_spec`): served whole or
+    /// not at all, after the full conditions table, when [`Wanted::detail_full`] does not fit.
+    pub detail_compact: u16,
+    /// The detail with the spec's full lists: served whole or not at all, after the full
+    /// conditions table, before more events.
+    pub detail_full: u16,
     /// Conditions: title + one row per condition.
     pub conditions: u16,
     /// Events: title + one row per event (at least title + 1), + the selected one's full text.
@@ -129,6 +136,18 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
         } else {
             0
         };
+    // The spec's full lists, else its summary line, whole or not at all, once the detail has
+    // all its other lines.
+    let mut detail_full = 0;
+    if detail_min + detail_extra == wanted.detail {
+        for form in [wanted.detail_full, wanted.detail_compact] {
+            let more = form.saturating_sub(wanted.detail);
+            if rest >= more {
+                detail_full = take(&mut rest, more);
+                break;
+            }
+        }
+    }
     let events_h = events_min + rest;
 
     let mut y = area.y;
@@ -141,7 +160,7 @@ pub fn areas(area: Rect, wanted: Wanted) -> Areas {
         header: next(header_h),
         diagnosis: next(diagnosis_min + diagnosis_extra),
         containers: next(containers),
-        detail: next(detail_min + detail_extra),
+        detail: next(detail_min + detail_extra + detail_full),
         conditions: next(conditions),
         events: next(events_h),
         footer: next(footer_h),
@@ -274,6 +293,8 @@ mod tests {
             diagnosis_core: 5,
             containers: 3,
             detail: 14,
+            detail_compact: 15,
+            detail_full: 20,
             conditions: 5,
             events: 9,
             events_first,

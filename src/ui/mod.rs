@@ -1,11 +1,13 @@
 //! The pure view: `view(frame, &state)` draws the whole screen from `State` and never mutates it.
 //!
 //! Panes (one file each): [`header`], [`diagnosis`] (expanded: [`diagnosis_full`]),
-//! [`containers`], [`detail`] (with [`detail_findings`]), [`conditions`], [`events`], [`logs`],
+//! [`containers`], [`detail`] (with [`detail_findings`] and [`container_spec`]),
+//! [`conditions`], [`events`], [`logs`],
 //! [`footer`], [`help`]; placement in [`layout`]; styles in [`theme`].
 
 pub mod clock;
 pub mod conditions;
+pub mod container_spec;
 pub mod containers;
 pub mod countdown;
 pub mod detail;
@@ -45,6 +47,7 @@ pub fn view(frame: &mut Frame, state: &State) {
         switcher::render(frame, area, state);
         return;
     }
+    let detail_forms = detail::wanted_forms(state, area.width);
     let wanted = layout::Wanted {
         header: header::wanted(state, area.width),
         header_fixed: header::fixed_rows(state, area.width),
@@ -52,7 +55,9 @@ pub fn view(frame: &mut Frame, state: &State) {
         diagnosis: diagnosis::wanted(state, area.width),
         diagnosis_core: diagnosis::core(state, area.width),
         containers: containers::wanted(state),
-        detail: detail::wanted(state, area.width),
+        detail: detail_forms[0],
+        detail_compact: detail_forms[1],
+        detail_full: detail_forms[2],
         conditions: conditions::wanted(state),
         events: events::wanted(state, area.width),
         events_first: state.key_mode().events_focus,

@@ -49,6 +49,7 @@ pub fn container(name: &str, kind: ContainerKind) -> ContainerSummary {
         memory_limit: None,
         ports: Vec::new(),
         backoff: None,
+        spec: Default::default(),
     }
 }
 

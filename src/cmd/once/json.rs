@@ -84,6 +84,7 @@ fn container_json(c: &ContainerSummary, now: Timestamp) -> Value {
         "memoryLimit": c.memory_limit,
         "backoff": backoff_json(c.backoff.as_ref(), now),
         "probes": c.probes,
+        "spec": super::spec::json(c),
     })
 }
 

@@ -8,6 +8,7 @@
 //! "evidence", "hint"}`; the text starts with a `Diagnosis:` section.
 
 mod json;
+mod spec;
 mod text;
 pub mod workload;
 

@@ -110,6 +110,7 @@ fn container_text(out: &mut String, c: &ContainerSummary, now: Timestamp) {
             let _ = writeln!(out, "    {label}:{:pad$}{p}", "", pad = 11 - label.len());
         }
     }
+    super::spec::text(out, c);
 }
 
 /// The `Diagnosis:` section: each finding as `ERROR container db: <headline>` (`WARNING`,
