@@ -1,6 +1,7 @@
-//! `model::describe::describe_pod` against real `kubectl describe pod` (1.33) on the simulator,
-//! line for line with only ages masked: every built-in scenario's pods on a running clock, and
-//! every static case pod in its namespace on a frozen clock.
+//! `model::describe::describe_pod` against real `kubectl describe pod` on the simulator, line
+//! for line with only ages masked: every built-in scenario's pods on a running clock, and every
+//! static case pod in its namespace on a frozen clock; with each kubectl 1.27 … 1.33 beside
+//! `kubectl`, in the `Layout` of its release.
 
 mod common;
 mod describe_support;
@@ -10,21 +11,27 @@ use common::sim::{client, scenario, start_dynamic_for_kubectl, start_frozen};
 use describe_support::{compare, describe_pair};
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, ListParams};
+use podscope::model::describe::Layout;
 use podscope::sim::load_fixture;
+use std::path::PathBuf;
 
-/// The kubectl 1.33 binary beside `kubectl` (None and a skip when absent).
-fn kubectl_133() -> Option<std::path::PathBuf> {
-    let found = kubectl_versions()
+/// The kubectl binaries beside `kubectl` (1.27 … 1.33) and the layout of each.
+fn kubectls() -> Vec<(String, PathBuf, Layout)> {
+    kubectl_versions()
         .into_iter()
-        .find(|(v, _)| v == "1.33")
-        .map(|(_, p)| p);
-    if found.is_none() {
-        common::tools::skip(
-            "the kubectl 1.33 comparison",
-            "no kubectl.1.33 beside kubectl",
-        );
-    }
-    found
+        .filter_map(|(v, bin)| {
+            let minor = v.strip_prefix("1.")?.parse().ok()?;
+            (27..=33).contains(&minor).then(|| {
+                (
+                    v,
+                    bin,
+                    Layout {
+                        kubectl_minor: minor,
+                    },
+                )
+            })
+        })
+        .collect()
 }
 
 const SCENARIOS: &[&str] = &[
@@ -43,7 +50,7 @@ async fn every_scenario_pod_matches_kubectl_133_line_for_line() {
     let Some((sim, cache)) = start_dynamic_for_kubectl(10.0).await else {
         return;
     };
-    let Some(kubectl) = kubectl_133() else { return };
+    let kubectls = kubectls();
     for name in SCENARIOS {
         let (ok, _, err) = run_file(
             &sim,
@@ -88,17 +95,20 @@ async fn every_scenario_pod_matches_kubectl_133_line_for_line() {
     let mut failures = Vec::new();
     for name in &names {
         pods.get(name).await.expect("pod readable");
-        let (ours, theirs) = describe_pair(
-            &client,
-            &kubectl,
-            sim.kubeconfig_path(),
-            cache.path(),
-            "default",
-            name,
-        )
-        .await;
-        if let Err(e) = compare(&ours, &theirs) {
-            failures.push(format!("{name}: {e}"));
+        for (v, kubectl, layout) in &kubectls {
+            let (ours, theirs) = describe_pair(
+                &client,
+                kubectl,
+                *layout,
+                sim.kubeconfig_path(),
+                cache.path(),
+                "default",
+                name,
+            )
+            .await;
+            if let Err(e) = compare(&ours, &theirs) {
+                failures.push(format!("{name} (kubectl {v}): {e}"));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -109,7 +119,7 @@ async fn every_case_pod_matches_kubectl_133_line_for_line() {
     if common::cluster::kubectl().is_none() {
         return;
     }
-    let Some(kubectl) = kubectl_133() else { return };
+    let kubectls = kubectls();
     let cache = tempfile::tempdir().expect("tempdir");
     let mut failures = Vec::new();
     for dir in case_dirs() {
@@ -128,19 +138,22 @@ async fn every_case_pod_matches_kubectl_133_line_for_line() {
             .list(&ListParams::default())
             .await
             .expect("list pods");
-        let (ours, theirs) = describe_pair(
-            &client,
-            &kubectl,
-            sim.kubeconfig_path(),
-            cache.path(),
-            &ns,
-            &name,
-        )
-        .await;
-        sim.shutdown().await;
-        if let Err(e) = compare(&ours, &theirs) {
-            failures.push(format!("{}: {e}", dir.display()));
+        for (v, kubectl, layout) in &kubectls {
+            let (ours, theirs) = describe_pair(
+                &client,
+                kubectl,
+                *layout,
+                sim.kubeconfig_path(),
+                cache.path(),
+                &ns,
+                &name,
+            )
+            .await;
+            if let Err(e) = compare(&ours, &theirs) {
+                failures.push(format!("{} (kubectl {v}): {e}", dir.display()));
+            }
         }
+        sim.shutdown().await;
     }
     assert!(
         failures.is_empty(),

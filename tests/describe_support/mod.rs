@@ -10,7 +10,7 @@ use jiff::Timestamp;
 use k8s_openapi::api::core::v1::{Event, Pod};
 use kube::api::{Api, ListParams};
 use podscope::model::EventSummary;
-use podscope::model::describe::describe_pod;
+use podscope::model::describe::{Layout, describe_pod_with};
 
 use crate::common::cluster::run_bin;
 
@@ -52,12 +52,14 @@ fn version(pod: &Pod, events: &[Event]) -> (Option<String>, Vec<Option<String>>)
     )
 }
 
-/// `kubectl describe pod` (binary `kubectl`, `TZ=UTC`) and ours of the same pod and events:
+/// `kubectl describe pod` (binary `kubectl`, `TZ=UTC`) and ours (in `layout`) of the same pod
+/// and events:
 /// reads the pod and events, runs kubectl, reads again, and retries (for at most 60 s) until
 /// nothing changed across the pair. Returns (ours, kubectl's).
 pub async fn describe_pair(
     client: &kube::Client,
     kubectl: &Path,
+    layout: Layout,
     kubeconfig: &Path,
     cache: &Path,
     ns: &str,
@@ -80,7 +82,7 @@ pub async fn describe_pair(
         if version(&pod, &events) == version(&pod2, &events2) {
             let summaries: Vec<EventSummary> =
                 events.iter().map(EventSummary::from_event).collect();
-            return (describe_pod(&pod, &summaries, now), theirs);
+            return (describe_pod_with(&pod, &summaries, now, layout), theirs);
         }
         assert!(
             tokio::time::Instant::now() < deadline,
