@@ -21,15 +21,10 @@ fn kubectls() -> Vec<(String, PathBuf, Layout)> {
         .into_iter()
         .filter_map(|(v, bin)| {
             let minor = v.strip_prefix("1.")?.parse().ok()?;
-            (27..=33).contains(&minor).then(|| {
-                (
-                    v,
-                    bin,
-                    Layout {
-                        kubectl_minor: minor,
-                    },
-                )
-            })
+            let layout = Layout {
+                kubectl_minor: minor,
+            };
+            (27..=33).contains(&minor).then_some((v, bin, layout))
         })
         .collect()
 }
