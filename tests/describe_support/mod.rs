@@ -97,6 +97,16 @@ fn mask_durations(s: &str) -> String {
     re.replace_all(s, "AGE").into_owned()
 }
 
+/// kubectl before 1.33 prints a projected source's set `optional` as a pointer address
+/// (`SecretOptionalName:  0xc0002c61c9`), which we print as `true`/`false`: both become `SET`.
+fn mask_pointer(l: &str) -> String {
+    let re = regex::Regex::new(
+        r"^(\s+(SecretOptionalName|ConfigMapOptional):\s+)(0x[0-9a-f]+|true|false)$",
+    )
+    .expect("regex");
+    re.replace(l, "${1}SET").into_owned()
+}
+
 /// The Events lines with every duration masked and runs of spaces collapsed (the Age column's
 /// width moves the columns after it).
 fn event_lines(lines: &[&str]) -> Vec<String> {
@@ -107,7 +117,8 @@ fn event_lines(lines: &[&str]) -> Vec<String> {
 }
 
 /// Compares two describe texts line for line. Masked: the value of `Status:  Terminating
-/// (lasts …)` and the ages in the Events table. Equal texts pass; otherwise the Events lines
+/// (lasts …)`, a set projected `optional` before 1.33 ([`mask_pointer`]) and the ages in the
+/// Events table. Equal texts pass; otherwise the Events lines
 /// are compared with their durations masked and their spacing collapsed (an age's width moves
 /// the columns after it). `Err` names the first difference.
 pub fn compare(ours: &str, theirs: &str) -> Result<(), String> {
@@ -129,7 +140,7 @@ pub fn compare(ours: &str, theirs: &str) -> Result<(), String> {
                 if l.starts_with("Status:") && l.contains("Terminating (lasts") {
                     mask_durations(l)
                 } else {
-                    (*l).to_string()
+                    mask_pointer(l)
                 }
             })
             .collect();
