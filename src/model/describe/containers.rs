@@ -8,7 +8,7 @@ use k8s_openapi::api::core::v1::{
 };
 
 use super::out::{Out, clean, go_bool_title, go_quote, multiline, opt, rfc1123z, split_lines};
-use super::{Layout, env, probe};
+use super::{Layout, env, probe, quantity};
 
 /// Writes `label:` (` <none>` when empty) and one block per container, its status found by name.
 pub(super) fn describe(
@@ -181,8 +181,8 @@ fn describe_state(o: &mut Out, name: &str, state: Option<&ContainerState>) {
     }
 }
 
-/// `Limits:` and `Requests:` at `level`, one `name:\tquantity` line per resource by name. The
-/// quantity is printed as the server sent it (the API server stores quantities canonical).
+/// `Limits:` and `Requests:` at `level`, one `name:\tquantity` line per resource by name, the
+/// quantity in its canonical form (`quantity::canonical`).
 pub(super) fn resources(o: &mut Out, r: &ResourceRequirements, level: usize) {
     for (title, list) in [("Limits", &r.limits), ("Requests", &r.requests)] {
         let Some(list) = list.as_ref().filter(|l| !l.is_empty()) else {
@@ -190,7 +190,7 @@ pub(super) fn resources(o: &mut Out, r: &ResourceRequirements, level: usize) {
         };
         o.w(level, &format!("{title}:\n"));
         for (name, q) in list {
-            o.field(level + 1, &clean(name), &clean(&q.0));
+            o.field(level + 1, &clean(name), &clean(&quantity::canonical(&q.0)));
         }
     }
 }
