@@ -22,14 +22,9 @@ pub async fn read(client: &kube::Client, ns: &str, name: &str) -> (Pod, Vec<Even
         .await
         .expect("get pod");
     // kubectl looks up a mirror pod's events under the uid of its static pod.
-    let uid = pod
-        .metadata
-        .annotations
-        .as_ref()
-        .and_then(|a| a.get("kubernetes.io/config.mirror"))
-        .or(pod.metadata.uid.as_ref())
-        .cloned()
-        .unwrap_or_default();
+    let uid = podscope::model::describe::events_uid(&pod)
+        .unwrap_or_default()
+        .to_string();
     let fields = format!(
         "involvedObject.name={name},involvedObject.namespace={ns},involvedObject.uid={uid}"
     );

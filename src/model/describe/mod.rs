@@ -144,6 +144,19 @@ pub fn describe_pod_with(
     tabwriter::align(&o.into_text())
 }
 
+/// The `involvedObject.uid` kubectl selects the pod's events by (with `involvedObject.name` and
+/// `.namespace`): a mirror pod's (one carrying the `kubernetes.io/config.mirror` annotation) is
+/// that annotation's value, the uid of its static pod; any other pod's is `metadata.uid`
+/// (`docs/describe.md` §9).
+pub fn events_uid(pod: &Pod) -> Option<&str> {
+    pod.metadata
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get("kubernetes.io/config.mirror"))
+        .or(pod.metadata.uid.as_ref())
+        .map(String::as_str)
+}
+
 /// Name … NominatedNodeName and the pod-level Resources.
 fn header(o: &mut Out, pod: &Pod, now: Timestamp, layout: Layout) {
     let meta = &pod.metadata;
