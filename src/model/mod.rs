@@ -7,6 +7,7 @@ mod container;
 pub mod container_spec;
 mod container_spec_build;
 pub mod deletion;
+pub mod describe;
 pub mod diagnosis;
 pub mod duration;
 pub mod event;
