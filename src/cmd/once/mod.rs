@@ -10,6 +10,7 @@
 mod json;
 mod text;
 pub mod workload;
+pub mod yaml;
 
 use std::process::ExitCode;
 
@@ -31,6 +32,9 @@ use crate::model::pod_ref::did_you_mean;
 pub async fn print(target: &Target, format: OutputFormat, now: Option<Timestamp>) -> ExitCode {
     #[allow(clippy::disallowed_methods)] // the one clock read of --once
     let now = now.unwrap_or_else(Timestamp::now);
+    if format == OutputFormat::Yaml {
+        return yaml::print(target).await;
+    }
     match read_snapshot(target).await {
         Ok(mut snap) => {
             let diagnosis = confirm(target, &mut snap, now).await;
@@ -40,7 +44,9 @@ pub async fn print(target: &Target, format: OutputFormat, now: Option<Timestamp>
                     let doc = to_json(pod, events, owner, &diagnosis, now);
                     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
                 }
-                OutputFormat::Text => to_text(pod, events, owner, &diagnosis, now),
+                OutputFormat::Text | OutputFormat::Yaml => {
+                    to_text(pod, events, owner, &diagnosis, now)
+                }
             };
             print!("{out}");
             ExitCode::SUCCESS
