@@ -5,6 +5,7 @@
 pub mod backoff;
 mod container;
 pub mod deletion;
+pub mod describe;
 pub mod diagnosis;
 pub mod duration;
 pub mod event;

@@ -1,0 +1,39 @@
+//! The Events table (`DescribeEvents` in kubectl's `describe.go`).
+
+use jiff::Timestamp;
+
+use crate::model::EventSummary;
+
+use super::out::{Out, clean};
+
+/// `Events:\t<none>`, or the `Type Reason Age From Message` table, oldest first.
+///
+/// Order: kubectl sorts by `lastTimestamp` ascending with Go's `sort.Sort`, which for up to 12
+/// events is an insertion sort (stable: equal times keep the API's list order); a stable sort
+/// reproduces it there (beyond 12, Go's pattern-defeating quicksort may reorder equal times).
+/// Age: [`EventSummary::age_text`] (`3m (x5 over 10m)` for a repeated event). From: the
+/// event's source component, else its reporting controller. Message: trimmed of surrounding
+/// whitespace.
+pub(super) fn describe(o: &mut Out, events: &[EventSummary], now: Timestamp) {
+    if events.is_empty() {
+        o.w(0, "Events:\t<none>\n");
+        return;
+    }
+    let mut sorted: Vec<&EventSummary> = events.iter().collect();
+    sorted.sort_by_key(|e| e.last_timestamp);
+    o.w(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
+    o.w(1, "----\t------\t----\t----\t-------\n");
+    for e in sorted {
+        o.w(
+            1,
+            &format!(
+                "{}\t{}\t{}\t{}\t{}\n",
+                clean(&e.type_),
+                clean(&e.reason),
+                e.age_text(now),
+                clean(&e.source),
+                clean(e.message.trim())
+            ),
+        );
+    }
+}
