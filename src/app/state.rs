@@ -110,6 +110,7 @@ impl State {
                 .as_ref()
                 .is_some_and(|w| w.mode == super::workload::FollowMode::Auto),
             offer: self.workload.as_ref().is_some_and(|w| w.offer.is_some()),
+            view: matches!(self.overlay, Overlay::View(_)),
         }
     }
 
