@@ -225,3 +225,21 @@ fn a_view_before_the_first_object_waits_for_it() {
     assert_eq!(view(&s).lines[0], "apiVersion: v1");
     assert!(view(&s).changed.is_none(), "the first object is no change");
 }
+
+#[test]
+fn a_recreated_pod_brings_its_object_into_the_new_target() {
+    let mut s = hello_state(Theme::colored());
+    update(&mut s, key(KeyCode::Char('y')));
+    let mut again = hello_pod();
+    again.metadata.uid = Some("a-new-uid".into());
+    again.metadata.resource_version = Some("2000".into());
+    deliver(&mut s, again);
+    let object = s.target.object.as_deref().expect("the new object is kept");
+    assert_eq!(object.metadata.uid.as_deref(), Some("a-new-uid"));
+    let v = view(&s);
+    assert!(
+        v.text.contains("uid: a-new-uid"),
+        "the view shows the new instance"
+    );
+    assert_eq!(v.resource_version, "2000");
+}
