@@ -96,13 +96,14 @@ pub(super) fn env_vars(o: &mut Out, c: &Container, pod: &Pod) {
 /// The value kubectl resolves for a `fieldRef`: kubectl's scheme has no field-label conversion
 /// for pods beyond the generic one, which accepts only `metadata.name` and
 /// `metadata.namespace` (apimachinery's `DefaultMetaV1FieldSelectorConversion`); every other
-/// path (`status.podIP`, `spec.nodeName`, …) resolves to the empty string.
+/// path (`status.podIP`, `spec.nodeName`, …) resolves to the empty string, as does an
+/// `apiVersion` that is no group/version (more than one `/`; an empty one parses).
 fn field_value(e: &EnvVar, pod: &Pod) -> String {
     let Some(f) = e.value_from.as_ref().and_then(|v| v.field_ref.as_ref()) else {
         return String::new();
     };
     let api = f.api_version.as_deref().unwrap_or("");
-    if api.is_empty() || api.split('/').count() > 2 {
+    if api.split('/').count() > 2 {
         return String::new();
     }
     match f.field_path.as_str() {
@@ -140,5 +141,5 @@ fn resource_value(r: &ResourceFieldSelector, c: &Container) -> String {
     } else {
         (value.ceil() / divisor.ceil()).ceil()
     };
-    format!("{out}")
+    format!("{}", out + 0.0)
 }

@@ -13,7 +13,9 @@ use super::out::{Out, clean};
 /// reproduces it there (beyond 12, Go's pattern-defeating quicksort may reorder equal times).
 /// Age: [`EventSummary::age_text`] (`3m (x5 over 10m)` for a repeated event). From: the
 /// event's source component, else its reporting controller. Message: trimmed of surrounding
-/// whitespace.
+/// whitespace and printed raw as kubectl does, so a multi-line message continues on lines of
+/// its own (which end the table's column block, realigning the rows after it): the `␊` that
+/// [`EventSummary`] carries for each line break becomes `\n` again.
 pub(super) fn describe(o: &mut Out, events: &[EventSummary], now: Timestamp) {
     if events.is_empty() {
         o.w(0, "Events:\t<none>\n");
@@ -32,7 +34,7 @@ pub(super) fn describe(o: &mut Out, events: &[EventSummary], now: Timestamp) {
                 clean(&e.reason),
                 e.age_text(now),
                 clean(&e.source),
-                clean(e.message.trim())
+                clean(&e.message).replace('\u{240a}', "\n").trim()
             ),
         );
     }

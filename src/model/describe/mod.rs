@@ -25,6 +25,26 @@ use out::{Out, clean, multiline, opt, rfc1123z};
 pub use probe::describe_probe;
 pub use qos::pod_qos_class;
 
+/// Which kubectl release's describe layout to reproduce: its minor version, 27 to 33 (1.27 to
+/// 1.33; the default is 33). The releases differ in details only:
+/// - before 1.31 a pod with a `deletionTimestamp` is `Terminating (lasts …)` whatever its phase;
+///   from 1.31 a `Succeeded` or `Failed` pod shows its phase;
+/// - before 1.33 a projected volume's ConfigMap or Secret source prints Go's `%v` of the
+///   `optional` pointer under `ConfigMapOptional:` / `SecretOptionalName:` (`<nil>` when unset;
+///   a set pointer printed its address, which this cannot reproduce: `true`/`false` instead);
+///   1.33 prints `Optional:` with `false` for unset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// kubectl's minor version (`33` for 1.33).
+    pub kubectl_minor: u32,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout { kubectl_minor: 33 }
+    }
+}
+
 /// The text `kubectl describe pod` (1.33) prints for `pod` and its `events` at `now`:
 /// `\n`-separated lines ending in `\n`, aligned as kubectl's tabwriter aligns them (trailing
 /// spaces included, e.g. after `Conditions` statuses).
@@ -42,8 +62,18 @@ pub use qos::pod_qos_class;
 /// `now − t` (`docs/protocols.md` §6.1); kubectl uses the wall clock of the machine it runs on.
 /// Every string from the cluster is neutralised (`model::sanitize`).
 pub fn describe_pod(pod: &Pod, events: &[EventSummary], now: Timestamp) -> String {
+    describe_pod_with(pod, events, now, Layout::default())
+}
+
+/// [`describe_pod`] in the layout of another kubectl release ([`Layout`]).
+pub fn describe_pod_with(
+    pod: &Pod,
+    events: &[EventSummary],
+    now: Timestamp,
+    layout: Layout,
+) -> String {
     let mut o = Out::default();
-    header(&mut o, pod, now);
+    header(&mut o, pod, now, layout);
     let spec = pod.spec.as_ref();
     let status = pod.status.as_ref();
     let none = Vec::new();
@@ -86,6 +116,7 @@ pub fn describe_pod(pod: &Pod, events: &[EventSummary], now: Timestamp) -> Strin
     volumes::describe(
         &mut o,
         spec.and_then(|s| s.volumes.as_deref()).unwrap_or(&[]),
+        layout,
     );
     o.field(0, "QoS Class", &clean(&pod_qos_class(pod)));
     meta::labels(
@@ -108,7 +139,7 @@ pub fn describe_pod(pod: &Pod, events: &[EventSummary], now: Timestamp) -> Strin
 }
 
 /// Name … NominatedNodeName and the pod-level Resources.
-fn header(o: &mut Out, pod: &Pod, now: Timestamp) {
+fn header(o: &mut Out, pod: &Pod, now: Timestamp, layout: Layout) {
     let meta = &pod.metadata;
     let spec = pod.spec.as_ref();
     let status = pod.status.as_ref();
@@ -145,8 +176,9 @@ fn header(o: &mut Out, pod: &Pod, now: Timestamp) {
     meta::labels(o, "Labels", meta.labels.as_ref());
     meta::annotations(o, "Annotations", meta.annotations.as_ref());
     let phase = status.and_then(|s| s.phase.as_deref()).unwrap_or("");
+    let terminal = phase == "Failed" || phase == "Succeeded";
     match &meta.deletion_timestamp {
-        Some(t) if phase != "Failed" && phase != "Succeeded" => {
+        Some(t) if !terminal || layout.kubectl_minor < 31 => {
             o.field(
                 0,
                 "Status",

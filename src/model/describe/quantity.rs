@@ -34,7 +34,10 @@ pub(super) fn parse(s: &str) -> Option<f64> {
     Some(n * factor)
 }
 
-/// Go's `Quantity.MilliValue()` of a value: thousandths, rounded up.
+/// Go's `Quantity.MilliValue()` of a value: thousandths, rounded up (after rounding away the
+/// floating-point noise below a millionth of a thousandth).
 pub(super) fn ceil_milli(v: f64) -> f64 {
-    (v * 1000.0 - 1e-9).ceil()
+    let milli = (v * 1e9).round() / 1e6;
+    // `+ 0.0` turns a `-0` into `0`.
+    milli.ceil() + 0.0
 }

@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::{ProjectedVolumeSource, Volume};
 
+use super::Layout;
 use super::out::{Out, clean, opt};
 
 /// `Volumes:\t<none>`, or `Volumes:` and per volume `  name:` and its source's lines.
 /// Source types podscope does not spell out print `<unknown>` under the name.
-pub(super) fn describe(o: &mut Out, volumes: &[Volume]) {
+pub(super) fn describe(o: &mut Out, volumes: &[Volume], layout: Layout) {
     if volumes.is_empty() {
         o.w(0, "Volumes:\t<none>\n");
         return;
@@ -17,7 +18,7 @@ pub(super) fn describe(o: &mut Out, volumes: &[Volume]) {
     o.w(0, "Volumes:\n");
     for v in volumes {
         o.w(1, &format!("{}:\n", clean(&v.name)));
-        source(o, v);
+        source(o, v, layout);
     }
 }
 
@@ -29,7 +30,7 @@ fn typed(o: &mut Out, kind: &str, fields: &[(&str, String)]) {
     }
 }
 
-fn source(o: &mut Out, v: &Volume) {
+fn source(o: &mut Out, v: &Volume, layout: Layout) {
     let b = |x: Option<bool>| x.unwrap_or(false).to_string();
     if let Some(h) = &v.host_path {
         let t = h.type_.as_deref().map_or("<none>".into(), clean);
@@ -126,7 +127,7 @@ fn source(o: &mut Out, v: &Volume) {
             }
         }
     } else if let Some(p) = &v.projected {
-        projected(o, p);
+        projected(o, p, layout);
     } else if let Some(c) = &v.csi {
         typed(
             o,
@@ -153,8 +154,16 @@ fn source(o: &mut Out, v: &Volume) {
 }
 
 /// Projected: per source `SecretName`/`ConfigMapName` with `Optional`, `DownwardAPI: true`, or
-/// `TokenExpirationSeconds` of a service-account token.
-fn projected(o: &mut Out, p: &ProjectedVolumeSource) {
+/// `TokenExpirationSeconds` of a service-account token (the optional flags as [`Layout`] says).
+fn projected(o: &mut Out, p: &ProjectedVolumeSource, layout: Layout) {
+    let optional = |o: &mut Out, label: &str, v: Option<bool>| {
+        if layout.kubectl_minor >= 33 {
+            o.field(2, "Optional", &v.unwrap_or(false).to_string());
+        } else {
+            let v = v.map_or("<nil>".to_string(), |b| b.to_string());
+            o.field(2, label, &v);
+        }
+    };
     o.field(
         2,
         "Type",
@@ -163,12 +172,12 @@ fn projected(o: &mut Out, p: &ProjectedVolumeSource) {
     for s in p.sources.iter().flatten() {
         if let Some(sec) = &s.secret {
             o.field(2, "SecretName", &clean(&sec.name));
-            o.field(2, "Optional", &sec.optional.unwrap_or(false).to_string());
+            optional(o, "SecretOptionalName", sec.optional);
         } else if s.downward_api.is_some() {
             o.field(2, "DownwardAPI", "true");
         } else if let Some(cm) = &s.config_map {
             o.field(2, "ConfigMapName", &clean(&cm.name));
-            o.field(2, "Optional", &cm.optional.unwrap_or(false).to_string());
+            optional(o, "ConfigMapOptional", cm.optional);
         } else if let Some(t) = &s.service_account_token {
             let secs = t.expiration_seconds.unwrap_or(0);
             o.field(2, "TokenExpirationSeconds", &secs.to_string());

@@ -1,0 +1,260 @@
+//! Our describe text of the seed's hello pod, run by the simulator on the seed's node, against
+//! the seed's captured `kubectl describe pod hello` section for section: the sections in order,
+//! each container's names, images, ports, states, ready, restart counts and probe lines, the
+//! conditions in order, and the events in order. The pod and its events are read through the
+//! API. Oracle: the seed's describe output (the same text `tests/sim_dynamic_hello.rs` checks
+//! kubectl against).
+
+mod common;
+mod describe_support;
+
+use std::collections::BTreeMap;
+
+use common::kubelet::seed_node;
+use common::sim::{all_ready, client, scenario, wait_pod};
+use describe_support::read;
+use jiff::{SignedDuration, Timestamp};
+use podscope::model::EventSummary;
+use podscope::model::describe::describe_pod;
+use podscope::sim::{SimClock, SimConfig, Simulator};
+
+/// The seed's `kubectl describe pod hello` container and condition sections (verbatim, as the
+/// article's author shortened them).
+const SEED_DESCRIBE: &str = "Init Containers:
+  render-config:
+    Image:          busybox:1.37
+    State:          Terminated
+      Reason:       Completed
+      Exit Code:    0
+    Ready:          True
+    Restart Count:  0
+  proxy:
+    Image:          nginx:1.29
+    Port:           8081/TCP (proxy)
+    State:          Running
+    Ready:          True
+    Restart Count:  0
+    Readiness:      http-get http://:proxy/nginx-health delay=0s timeout=1s period=10s #success=1 #failure=3
+    Startup:        http-get http://:proxy/nginx-health delay=0s timeout=1s period=1s #success=1 #failure=10
+Containers:
+  hello:
+    Image:          ghcr.io/example/hello:1.0
+    Image ID:       ghcr.io/example/hello@sha256:a5066cd40ef37b9b889ddfbe9c1860b3afe231b96b975000e0edca3fdd6f4a4a
+    Port:           8080/TCP (http)
+    State:          Running
+    Ready:          True
+    Restart Count:  0
+    Liveness:       http-get http://:http/healthz delay=0s timeout=2s period=10s #success=1 #failure=3
+    Readiness:      http-get http://:http/readyz delay=0s timeout=2s period=5s #success=1 #failure=2
+    Startup:        http-get http://:http/healthz delay=0s timeout=1s period=2s #success=1 #failure=15
+Conditions:
+  Type                        Status
+  PodReadyToStartContainers   True
+  Initialized                 True
+  Ready                       True
+  ContainersReady             True
+  PodScheduled                True
+";
+
+/// The seed's Events table: (type, reason, from, message without the `fieldPath: ` prefix the
+/// seed's kubectl put before it).
+const SEED_EVENTS: &[(&str, &str, &str, &str)] = &[
+    (
+        "Normal",
+        "Scheduled",
+        "default-scheduler",
+        "Successfully assigned default/hello to k8s-node-2",
+    ),
+    (
+        "Normal",
+        "Pulled",
+        "kubelet",
+        "Container image \"busybox:1.37\" already present on machine and can be accessed by the pod",
+    ),
+    ("Normal", "Created", "kubelet", "Container created"),
+    ("Normal", "Started", "kubelet", "Container started"),
+    (
+        "Normal",
+        "Pulled",
+        "kubelet",
+        "Container image \"nginx:1.29\" already present on machine and can be accessed by the pod",
+    ),
+    ("Normal", "Created", "kubelet", "Container created"),
+    ("Normal", "Started", "kubelet", "Container started"),
+    (
+        "Normal",
+        "Pulled",
+        "kubelet",
+        "Container image \"ghcr.io/example/hello:1.0\" already present on machine and can be accessed by the pod",
+    ),
+    ("Normal", "Created", "kubelet", "Container created"),
+    ("Normal", "Started", "kubelet", "Container started"),
+];
+
+/// The top-level section titles (`Key:` at column 0), in order.
+fn sections(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with(' ') && !l.is_empty())
+        .filter_map(|l| l.split(':').next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// `block → [(key, value)]`: each container's `Key:  value` lines (indent 4 and 6) under its
+/// name, and the `Conditions` rows under `Conditions`.
+fn blocks(text: &str) -> BTreeMap<String, Vec<(String, String)>> {
+    let mut out: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    let mut in_containers = false;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if indent == 0 {
+            in_containers = matches!(line, "Init Containers:" | "Containers:");
+            current = (line == "Conditions:").then(|| "Conditions".to_string());
+            continue;
+        }
+        if in_containers && indent == 2 && line.trim_end().ends_with(':') {
+            current = Some(line.trim().trim_end_matches(':').to_string());
+            continue;
+        }
+        let Some(c) = current.clone() else { continue };
+        if c == "Conditions" {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() == 2 && f[0] != "Type" {
+                out.entry(c).or_default().push((f[0].into(), f[1].into()));
+            }
+        } else if let Some((k, v)) = line.trim().split_once(':')
+            && (indent == 4 || indent == 6)
+        {
+            out.entry(c)
+                .or_default()
+                .push((k.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    out
+}
+
+/// The Events rows as (type, reason, from, message), cut at the header's column starts.
+fn events(text: &str) -> Vec<(String, String, String, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(at) = lines.iter().position(|l| *l == "Events:") else {
+        return Vec::new();
+    };
+    let header = lines[at + 1];
+    let col = |h: &str| header.find(h).expect("events header column");
+    let (reason, age, from, message) = (col("Reason"), col("Age"), col("From"), col("Message"));
+    lines[at + 3..]
+        .iter()
+        .map(|l| {
+            let cell = |a: usize, b: usize| l[a..b].trim().to_string();
+            (
+                cell(2, reason),
+                cell(reason, age),
+                cell(from, message),
+                l[message..].to_string(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hello_matches_the_seed_section_for_section() {
+    let sim = Simulator::start(SimConfig {
+        clock: SimClock::scaled(Timestamp::now() - SignedDuration::from_hours(2), 10.0),
+        node: seed_node(),
+        scenarios: vec![scenario("hello.yaml")],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    wait_pod(&sim.store(), "hello", 30, all_ready).await;
+    let client = client(&sim).await;
+    let (pod, evs) = read(&client, "default", "hello").await;
+    let evs: Vec<EventSummary> = evs.iter().map(EventSummary::from_event).collect();
+    let text = describe_pod(&pod, &evs, sim.store().now());
+
+    let want_sections = [
+        "Name",
+        "Namespace",
+        "Priority",
+        "Service Account",
+        "Node",
+        "Start Time",
+        "Labels",
+        "Annotations",
+        "Status",
+        "IP",
+        "IPs",
+        "Init Containers",
+        "Containers",
+        "Conditions",
+        "Volumes",
+        "QoS Class",
+        "Node-Selectors",
+        "Tolerations",
+        "Events",
+    ];
+    assert_eq!(sections(&text), want_sections, "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    for want in [
+        "Node:             k8s-node-2/192.168.10.21",
+        "Status:           Running",
+        "QoS Class:                   BestEffort",
+    ] {
+        assert!(lines.contains(&want), "no {want:?} in\n{text}");
+    }
+
+    let ours = blocks(&text);
+    let seed = blocks(SEED_DESCRIBE);
+    let order = |b: &BTreeMap<String, Vec<(String, String)>>, t: &str| -> Vec<String> {
+        let mut names: Vec<(usize, String)> = b
+            .keys()
+            .filter(|k| *k != "Conditions")
+            .map(|k| {
+                (
+                    t.find(&format!("  {k}:\n")).unwrap_or(usize::MAX),
+                    k.clone(),
+                )
+            })
+            .collect();
+        names.sort();
+        names.into_iter().map(|(_, k)| k).collect()
+    };
+    assert_eq!(
+        order(&ours, &text),
+        order(&seed, SEED_DESCRIBE),
+        "container order"
+    );
+    for (block, lines) in &seed {
+        let have = ours
+            .get(block)
+            .unwrap_or_else(|| panic!("no block {block} in\n{text}"));
+        if block == "Conditions" {
+            assert_eq!(have, lines, "conditions in order");
+            continue;
+        }
+        for (k, v) in lines {
+            let found = have
+                .iter()
+                .find(|(hk, _)| hk == k)
+                .map(|(_, hv)| hv.as_str());
+            match k.as_str() {
+                // Digests are per build.
+                "Image ID" => assert!(
+                    found.is_some_and(|f| f.starts_with("ghcr.io/example/hello@sha256:")),
+                    "{block}: Image ID {found:?}"
+                ),
+                // kubectl 1.33 prints `8080/TCP`; the seed's kubectl appended ` (http)`.
+                "Port" => assert_eq!(found, v.split(' ').next(), "{block} Port"),
+                _ => assert_eq!(found, Some(v.as_str()), "{block} {k}"),
+            }
+        }
+    }
+
+    let want: Vec<(String, String, String, String)> = SEED_EVENTS
+        .iter()
+        .map(|(t, r, f, m)| (t.to_string(), r.to_string(), f.to_string(), m.to_string()))
+        .collect();
+    assert_eq!(events(&text), want, "{text}");
+    sim.shutdown().await;
+}
