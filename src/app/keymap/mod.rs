@@ -54,6 +54,8 @@ pub enum When {
     Offer,
     /// While a text view (YAML, describe) is open: it takes the keys.
     View,
+    /// While the YAML view is open (`m` managedFields).
+    YamlView,
 }
 
 /// The mode keys are resolved in, derived from the state by `update`.
@@ -81,6 +83,8 @@ pub struct Mode {
     pub offer: bool,
     /// A text view is open: it takes the keys (modal, as the switcher).
     pub view: bool,
+    /// The open text view is the YAML view.
+    pub yaml_view: bool,
 }
 
 impl When {
@@ -91,6 +95,7 @@ impl When {
         match self {
             When::Global => true,
             When::View => mode.view,
+            When::YamlView => mode.view && mode.yaml_view,
             When::Switcher => mode.switcher,
             When::ForwardPanel => mode.forward_panel && !mode.switcher,
             _ if modal => false,

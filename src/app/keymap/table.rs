@@ -50,7 +50,7 @@ pub const KEYMAP: &[Binding] = &[
     b(W::View,         ch('/'),        A::ViewSearch,       "search",             FOOTER),
     b(W::View,         ch('n'),        A::ViewNextMatch,    "next match",         FOOTER),
     b(W::View,         ch('N'),        A::ViewPrevMatch,    "previous match",     HELP_ONLY),
-    b(W::View,         ch('m'),        A::ViewManagedFields, "managedFields",     FOOTER),
+    b(W::YamlView,     ch('m'),        A::ViewManagedFields, "managedFields",     FOOTER),
     b(W::View,         ch('s'),        A::ViewSave,         "save to file",       FOOTER),
     b(W::View,         k(K::Esc),      A::CloseView,        "back to the pod",    FOOTER),
     b(W::View,         ch('q'),        A::CloseView,        "back to the pod",    FOOTER),
