@@ -1,5 +1,6 @@
 //! `--once`: one snapshot of the pod, read by [`crate::cluster::one_shot`], printed as text
-//! ([`to_text`]) or JSON ([`to_json`]) at a given `now`, its diagnosis first.
+//! ([`to_text`]) or JSON ([`to_json`]) at a given `now`, its diagnosis first; or the pod object
+//! as `kubectl get pod -o yaml` prints it ([`yaml`], `-o yaml`).
 //!
 //! The JSON document uses Kubernetes field names where the concept is the same; `status`,
 //! `ready`, `restarts` and `age` are exactly what `kubectl get pod` prints (`docs/protocols.md`
