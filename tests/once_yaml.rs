@@ -148,3 +148,46 @@ async fn once_yaml_is_kubectls_pod_for_every_scenario_pod() {
     assert!(compared.len() >= scenarios, "compared {compared:?}");
     assert!(compared.iter().any(|n| n == "hello"), "{compared:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn once_yaml_of_a_workload_is_the_pod_it_would_diagnose() {
+    let sim = Simulator::start(SimConfig {
+        scenarios: vec![common::sim::scenario("rollout-stuck.yaml")],
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts");
+    let client = podscope::test_support::sim_client(&sim)
+        .await
+        .expect("client");
+    let api: Api<Pod> = Api::namespaced(client, "default");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while api
+        .list(&ListParams::default())
+        .await
+        .expect("list pods")
+        .items
+        .is_empty()
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no pod of deploy/web"
+        );
+        tokio::time::sleep(common::wait::POLL * 10).await;
+    }
+    let (ok, out, err) =
+        tokio::task::block_in_place(|| podscope_yaml(&sim, "default", "deploy/web"));
+    assert!(ok, "{err}");
+    let pod = parse(&out);
+    assert_eq!(pod["kind"], "Pod", "{out}");
+    assert_eq!(
+        pod["metadata"]["ownerReferences"][0]["kind"], "ReplicaSet",
+        "{out}"
+    );
+    assert!(
+        pod["metadata"]["name"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("web-")),
+        "{out}"
+    );
+}
