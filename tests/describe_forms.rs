@@ -1,7 +1,8 @@
 //! The describe sections' less common forms (`tests/describe_support/forms.yaml`: host ports,
 //! every env form, envFrom with a prefix, resources, subPath mounts, each volume type, readiness
 //! gates, long and multi-line annotations, seccomp, exec/tcp/grpc probes, tolerations with
-//! tolerationSeconds, topology spread) applied to the simulator: our text equals every
+//! tolerationSeconds, topology spread, quantities in non-canonical forms) applied to the
+//! simulator: our text equals every
 //! `kubectl describe pod` 1.27 … 1.33 beside `kubectl` line for line (ages masked), and the
 //! lines kubectl's rules give are asserted one by one.
 
@@ -43,7 +44,11 @@ async fn uncommon_forms_match_every_kubectl_line_for_line() {
     })
     .await;
     let mut failures = Vec::new();
-    for name in ["forms", "unschedulable"] {
+    common::sim::wait_pod(&store, "quantities", 30, |p| {
+        p.status.as_ref().and_then(|s| s.phase.as_deref()).is_some()
+    })
+    .await;
+    for name in ["forms", "unschedulable", "quantities"] {
         for (v, bin) in kubectl_versions() {
             let Some(minor) = v.strip_prefix("1.").and_then(|m| m.parse().ok()) else {
                 continue;
@@ -114,4 +119,20 @@ async fn uncommon_forms_match_every_kubectl_line_for_line() {
     has(
         "Topology Spread Constraints:  kubernetes.io/hostname:ScheduleAnyway when max skew 1 is exceeded for selector app=forms",
     );
+
+    // Quantities as `Quantity.String()` prints them, whatever the manifest wrote.
+    let (pod, _) = read(&client, "default", "quantities").await;
+    let text = describe_pod(&pod, &[], jiff::Timestamp::now());
+    let runs: Vec<&str> = text.lines().collect();
+    for want in [
+        "      cpu:                500m",
+        "      ephemeral-storage:  1536Mi",
+        "      memory:             1Gi",
+        "      cpu:                1",
+        "      ephemeral-storage:  1200k",
+        "      memory:             1e6",
+        "    SizeLimit:  2Gi",
+    ] {
+        assert!(runs.contains(&want), "no line {want:?} in\n{text}");
+    }
 }

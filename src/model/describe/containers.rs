@@ -8,7 +8,7 @@ use k8s_openapi::api::core::v1::{
 };
 
 use super::out::{Out, clean, go_bool_title, go_quote, multiline, opt, rfc1123z, split_lines};
-use super::{env, probe};
+use super::{Layout, env, probe, quantity};
 
 /// Writes `label:` (` <none>` when empty) and one block per container, its status found by name.
 pub(super) fn describe(
@@ -17,12 +17,13 @@ pub(super) fn describe(
     containers: &[Container],
     statuses: &[ContainerStatus],
     pod: &Pod,
+    layout: Layout,
 ) {
     let none = if containers.is_empty() { " <none>" } else { "" };
     o.w(0, &format!("{label}:{none}\n"));
     for c in containers {
         let status = statuses.iter().find(|s| s.name == c.name);
-        basic_info(o, c, status);
+        basic_info(o, c, status, layout);
         command(o, c);
         if let Some(s) = status {
             state(o, s);
@@ -58,7 +59,8 @@ pub(super) fn from_ephemeral(e: &EphemeralContainer) -> Container {
     }
 }
 
-fn basic_info(o: &mut Out, c: &Container, status: Option<&ContainerStatus>) {
+fn basic_info(o: &mut Out, c: &Container, status: Option<&ContainerStatus>, layout: Layout) {
+    let named = layout.kubectl_minor >= 34;
     o.w(1, &format!("{}:\n", clean(&c.name)));
     if let Some(s) = status {
         o.field(2, "Container ID", &opt(&s.container_id));
@@ -68,13 +70,13 @@ fn basic_info(o: &mut Out, c: &Container, status: Option<&ContainerStatus>) {
         o.field(2, "Image ID", &clean(&s.image_id));
     }
     let ports = c.ports.as_deref().unwrap_or(&[]);
-    let port = ports_text(ports, |p| p.container_port);
+    let port = ports_text(ports, named, |p| p.container_port);
     if port.contains(',') {
         o.field(2, "Ports", &port);
     } else {
         o.field(2, "Port", or_none(&port));
     }
-    let host = ports_text(ports, |p| p.host_port.unwrap_or(0));
+    let host = ports_text(ports, named, |p| p.host_port.unwrap_or(0));
     if host.contains(',') {
         o.field(2, "Host Ports", &host);
     } else {
@@ -92,11 +94,22 @@ fn basic_info(o: &mut Out, c: &Container, status: Option<&ContainerStatus>) {
     }
 }
 
-/// `8080/TCP, 9090/UDP`: kubectl 1.33 prints number and protocol only (no port name).
-fn ports_text(ports: &[ContainerPort], number: impl Fn(&ContainerPort) -> i32) -> String {
+/// `8080/TCP, 9090/UDP`: number and protocol, and with `named` the port's name in parentheses
+/// (`8080/TCP (http)`, kubectl after 1.33).
+fn ports_text(
+    ports: &[ContainerPort],
+    named: bool,
+    number: impl Fn(&ContainerPort) -> i32,
+) -> String {
     ports
         .iter()
-        .map(|p| format!("{}/{}", number(p), opt(&p.protocol)))
+        .map(|p| {
+            let text = format!("{}/{}", number(p), opt(&p.protocol));
+            match p.name.as_deref().filter(|n| named && !n.is_empty()) {
+                Some(n) => format!("{text} ({})", clean(n)),
+                None => text,
+            }
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -168,8 +181,8 @@ fn describe_state(o: &mut Out, name: &str, state: Option<&ContainerState>) {
     }
 }
 
-/// `Limits:` and `Requests:` at `level`, one `name:\tquantity` line per resource by name. The
-/// quantity is printed as the server sent it (the API server stores quantities canonical).
+/// `Limits:` and `Requests:` at `level`, one `name:\tquantity` line per resource by name, the
+/// quantity in its canonical form (`quantity::canonical`).
 pub(super) fn resources(o: &mut Out, r: &ResourceRequirements, level: usize) {
     for (title, list) in [("Limits", &r.limits), ("Requests", &r.requests)] {
         let Some(list) = list.as_ref().filter(|l| !l.is_empty()) else {
@@ -177,7 +190,7 @@ pub(super) fn resources(o: &mut Out, r: &ResourceRequirements, level: usize) {
         };
         o.w(level, &format!("{title}:\n"));
         for (name, q) in list {
-            o.field(level + 1, &clean(name), &clean(&q.0));
+            o.field(level + 1, &clean(name), &clean(&quantity::canonical(&q.0)));
         }
     }
 }

@@ -4,6 +4,7 @@ use jiff::Timestamp;
 
 use crate::model::EventSummary;
 
+use super::Layout;
 use super::out::{Out, clean};
 
 /// `Events:\t<none>`, or the `Type Reason Age From Message` table, oldest first.
@@ -15,8 +16,9 @@ use super::out::{Out, clean};
 /// event's source component, else its reporting controller. Message: trimmed of surrounding
 /// whitespace and printed raw as kubectl does, so a multi-line message continues on lines of
 /// its own (which end the table's column block, realigning the rows after it): the `␊` that
-/// [`EventSummary`] carries for each line break becomes `\n` again.
-pub(super) fn describe(o: &mut Out, events: &[EventSummary], now: Timestamp) {
+/// [`EventSummary`] carries for each line break becomes `\n` again. After kubectl 1.33
+/// ([`Layout`]) the message follows the event's `fieldPath` and `: ` when it has one.
+pub(super) fn describe(o: &mut Out, events: &[EventSummary], now: Timestamp, layout: Layout) {
     if events.is_empty() {
         o.w(0, "Events:\t<none>\n");
         return;
@@ -26,6 +28,13 @@ pub(super) fn describe(o: &mut Out, events: &[EventSummary], now: Timestamp) {
     o.w(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
     o.w(1, "----\t------\t----\t----\t-------\n");
     for e in sorted {
+        let message = clean(&e.message).replace('\u{240a}', "\n");
+        let message = message.trim();
+        let message = if layout.kubectl_minor >= 34 && !e.field_path.is_empty() {
+            format!("{}: {message}", e.field_path)
+        } else {
+            message.to_string()
+        };
         o.w(
             1,
             &format!(
@@ -34,7 +43,7 @@ pub(super) fn describe(o: &mut Out, events: &[EventSummary], now: Timestamp) {
                 clean(&e.reason),
                 e.age_text(now),
                 clean(&e.source),
-                clean(&e.message).replace('\u{240a}', "\n").trim()
+                message
             ),
         );
     }

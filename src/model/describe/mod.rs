@@ -25,14 +25,17 @@ use out::{Out, clean, multiline, opt, rfc1123z};
 pub use probe::describe_probe;
 pub use qos::pod_qos_class;
 
-/// Which kubectl release's describe layout to reproduce: its minor version, 27 to 33 (1.27 to
-/// 1.33; the default is 33). The releases differ in details only:
+/// Which kubectl release's describe layout to reproduce: its minor version (`27` for 1.27; the
+/// default is 33). The releases differ in details only:
 /// - before 1.31 a pod with a `deletionTimestamp` is `Terminating (lasts …)` whatever its phase;
 ///   from 1.31 a `Succeeded` or `Failed` pod shows its phase;
 /// - before 1.33 a projected volume's ConfigMap or Secret source prints Go's `%v` of the
 ///   `optional` pointer under `ConfigMapOptional:` / `SecretOptionalName:` (`<nil>` when unset;
 ///   a set pointer printed its address, which this cannot reproduce: `true`/`false` instead);
-///   1.33 prints `Optional:` with `false` for unset.
+///   1.33 prints `Optional:` with `false` for unset;
+/// - 34 and above stand for kubectl's current source (the layout of the seed's capture, not
+///   run here): each port with its name (`8080/TCP (http)`, host ports too) and each event
+///   message after its `involvedObject.fieldPath` (`spec.containers{app}: Started`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
     /// kubectl's minor version (`33` for 1.33).
@@ -91,6 +94,7 @@ pub fn describe_pod_with(
             init,
             statuses(|s| &s.init_container_statuses),
             pod,
+            layout,
         );
     }
     containers::describe(
@@ -99,6 +103,7 @@ pub fn describe_pod_with(
         main,
         statuses(|s| &s.container_statuses),
         pod,
+        layout,
     );
     if let Some(eph) = spec.and_then(|s| s.ephemeral_containers.as_ref())
         && !eph.is_empty()
@@ -110,6 +115,7 @@ pub fn describe_pod_with(
             &as_containers,
             statuses(|s| &s.ephemeral_container_statuses),
             pod,
+            layout,
         );
     }
     conditions(&mut o, pod);
@@ -134,7 +140,7 @@ pub fn describe_pod_with(
         spec.and_then(|s| s.topology_spread_constraints.as_deref())
             .unwrap_or(&[]),
     );
-    events::describe(&mut o, events, now);
+    events::describe(&mut o, events, now, layout);
     tabwriter::align(&o.into_text())
 }
 

@@ -47,7 +47,9 @@ fn source(o: &mut Out, v: &Volume, layout: Layout) {
             .size_limit
             .as_ref()
             .filter(|q| super::quantity::parse(&q.0).is_some_and(|n| n > 0.0))
-            .map_or("<unset>".to_string(), |q| clean(&q.0).into_owned());
+            .map_or("<unset>".to_string(), |q| {
+                clean(&super::quantity::canonical(&q.0)).into_owned()
+            });
         typed(
             o,
             "EmptyDir (a temporary directory that shares a pod's lifetime)",
