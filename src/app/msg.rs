@@ -155,6 +155,9 @@ pub enum Msg {
         /// The server's reason.
         reason: String,
     },
+    /// The pod watch's object as the server sent it, just before the `PodApplied` or
+    /// `PodDeleted` built from it (the YAML and describe views read it, `app::views`).
+    PodObject(std::sync::Arc<k8s_openapi::api::core::v1::Pod>),
     /// SIGTERM / SIGHUP: leave cleanly.
     Quit,
 }

@@ -41,6 +41,8 @@ pub enum Overlay {
     Switcher(Switcher),
     /// The log pane's search (`/`) or filter (`&`) prompt; it reads raw keys.
     Prompt(Input),
+    /// A full-screen text view of the pod: YAML (`y`) or describe (`D`) (`app::views`).
+    View(Box<crate::app::views::TextView>),
 }
 
 /// The view's scroll limits at the last draw (`ui::extents`), in lines.
@@ -117,6 +119,15 @@ impl Overlay {
     pub fn prompt(&self) -> Option<&Input> {
         match self {
             Overlay::Prompt(input) => Some(input),
+            _ => None,
+        }
+    }
+
+    /// The search being typed in the open text view (it reads raw keys).
+    #[must_use]
+    pub fn view_input(&self) -> Option<&crate::app::prompt::Prompt> {
+        match self {
+            Overlay::View(view) => view.input.as_ref(),
             _ => None,
         }
     }

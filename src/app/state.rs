@@ -110,6 +110,8 @@ impl State {
                 .as_ref()
                 .is_some_and(|w| w.mode == super::workload::FollowMode::Auto),
             offer: self.workload.as_ref().is_some_and(|w| w.offer.is_some()),
+            view: matches!(self.overlay, Overlay::View(_)),
+            yaml_view: matches!(&self.overlay, Overlay::View(v) if v.kind == crate::app::views::ViewKind::Yaml),
         }
     }
 

@@ -81,6 +81,9 @@ pub struct Target {
     pub preferred_container: Option<String>,
     /// The pod's node, from its watch (`app::node`).
     pub node: crate::app::node::NodeView,
+    /// The last pod object the watch delivered, as k8s-openapi read it (fields its API version
+    /// does not know are not kept); one copy, replaced on each event (`app::views`).
+    pub object: Option<std::sync::Arc<k8s_openapi::api::core::v1::Pod>>,
 }
 
 impl Target {
@@ -128,6 +131,7 @@ impl Target {
             evidence: crate::app::evidence::Asked::default(),
             preferred_container: None,
             node: crate::app::node::NodeView::default(),
+            object: None,
         }
     }
 

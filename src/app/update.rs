@@ -47,7 +47,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         msg => msg,
     };
     let diagnosis_input = super::diagnosis::reads(&msg);
+    let events_input = matches!(
+        msg,
+        Msg::EventsReset(_) | Msg::EventApplied(_) | Msg::EventDeleted(_)
+    );
     let mut cmds = apply(state, msg);
+    if events_input {
+        super::views::refresh_describe(state);
+    }
     if diagnosis_input {
         super::evidence::forget_other_pod(state);
         super::diagnosis::refresh(state);
@@ -64,12 +71,16 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             if state.shows_clock() {
                 state.dirty = true;
             }
+            super::views::refresh_describe(state);
             Vec::new()
         }
         Msg::Key(key) if state.overlay.forward_input().is_some() => {
             super::forwards::input_key(state, &key)
         }
         Msg::Key(key) if state.overlay.prompt().is_some() => logs::input_key(state, &key),
+        Msg::Key(key) if state.overlay.view_input().is_some() => {
+            super::views::keys::input_key(state, &key)
+        }
         Msg::Key(key) if state.overlay.switcher().is_some() && super::switcher::reads_key(&key) => {
             super::switcher::filter_key(state, &key)
         }
@@ -263,6 +274,15 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::node::refused(state, &name);
             Vec::new()
         }
+        Msg::PodObject(pod) => {
+            let ours = pod.metadata.namespace.as_deref() == Some(state.target.namespace.as_str())
+                && pod.metadata.name.as_deref() == Some(state.target.name.as_str());
+            if ours {
+                state.target.object = Some(pod);
+                super::views::refresh(state);
+            }
+            Vec::new()
+        }
         Msg::Quit => vec![Cmd::Quit],
     }
 }
@@ -287,7 +307,10 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
                 .selected_container()
                 .and_then(|c| pod.containers.iter().position(|n| n.name == c.name));
             let generation = state.generations.allocate();
+            // The new instance's object arrived just before (`Msg::PodObject`).
+            let object = state.target.object.take();
             state.target = Target::recreated(&state.target, generation);
+            state.target.object = object;
             super::notice::post(state, format!("pod recreated (new UID {})", pod.uid));
             state.target.selected = kept.unwrap_or_else(|| state.first_selection(&pod));
             cmds.push(Cmd::PodRecreated { generation });
@@ -399,6 +422,20 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
             super::focus::apply(state, action);
             return Vec::new();
         }
+        Action::OpenYaml
+        | Action::OpenDescribe
+        | Action::CloseView
+        | Action::ViewDown
+        | Action::ViewUp
+        | Action::ViewPageDown
+        | Action::ViewPageUp
+        | Action::ViewTop
+        | Action::ViewBottom
+        | Action::ViewSearch
+        | Action::ViewNextMatch
+        | Action::ViewPrevMatch
+        | Action::ViewManagedFields
+        | Action::ViewSave => return super::views::keys::apply(state, action),
         log_action => return logs::apply(state, log_action),
     }
     state.dirty |= before != (state.target.selected, state.overlay.clone());

@@ -62,18 +62,42 @@ pub async fn watch_pod(api: Api<Pod>, namespace: String, name: String, tx: Targe
             }
             Ok(WatchEvent::InitApply(pod)) => {
                 seen_in_list = true;
-                Msg::PodApplied(Box::new(PodSummary::from_pod(&pod)))
+                let summary = Msg::PodApplied(Box::new(PodSummary::from_pod(&pod)));
+                if send_object(&tx, pod).await.is_err() {
+                    return;
+                }
+                summary
             }
             Ok(WatchEvent::InitDone) if !seen_in_list => Msg::PodAbsent,
             Ok(WatchEvent::InitDone) => continue,
-            Ok(WatchEvent::Apply(pod)) => Msg::PodApplied(Box::new(PodSummary::from_pod(&pod))),
-            Ok(WatchEvent::Delete(pod)) => Msg::PodDeleted(Box::new(PodSummary::from_pod(&pod))),
+            Ok(WatchEvent::Apply(pod)) => {
+                let summary = Msg::PodApplied(Box::new(PodSummary::from_pod(&pod)));
+                if send_object(&tx, pod).await.is_err() {
+                    return;
+                }
+                summary
+            }
+            Ok(WatchEvent::Delete(pod)) => {
+                let summary = Msg::PodDeleted(Box::new(PodSummary::from_pod(&pod)));
+                if send_object(&tx, pod).await.is_err() {
+                    return;
+                }
+                summary
+            }
             Err(e) => Msg::PodWatchFailed(watch_error(&e, "pods", &namespace)),
         };
         if tx.send(msg).await.is_err() {
             return;
         }
     }
+}
+
+/// `Msg::PodObject(pod)`: the object itself, sent before the summary built from it (the YAML
+/// and describe views, `app::views`); moved, not copied.
+async fn send_object(tx: &TargetTx, pod: Pod) -> Result<(), ()> {
+    tx.send(Msg::PodObject(std::sync::Arc::new(pod)))
+        .await
+        .map_err(|_| ())
 }
 
 /// Watches the events of one pod instance (by UID). Sends `EventsReset` after each (re)list,

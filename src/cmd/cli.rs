@@ -174,6 +174,8 @@ pub enum OutputFormat {
     Text,
     /// The JSON document described in README.md (Kubernetes field names).
     Json,
+    /// The pod object as `kubectl get pod -o yaml` prints it (`docs/views.md`).
+    Yaml,
 }
 
 /// `podscope demo` options. The session flags (`--log-lines`, `--log-transport`, `--forward`,

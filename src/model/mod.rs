@@ -24,6 +24,7 @@ pub mod probe;
 pub mod sanitize;
 pub mod signal;
 pub mod workload;
+pub mod yaml;
 
 pub use backoff::{Backoff, BackoffCurve, BackoffSource, Countdown};
 pub use event::EventSummary;

@@ -99,11 +99,33 @@ pub fn heading(action: Action) -> &'static str {
         Action::FocusEvents | Action::FocusContainers | Action::EventNext | Action::EventPrev => {
             EVENTS
         }
+        Action::OpenYaml
+        | Action::OpenDescribe
+        | Action::CloseView
+        | Action::ViewDown
+        | Action::ViewUp
+        | Action::ViewPageDown
+        | Action::ViewPageUp
+        | Action::ViewTop
+        | Action::ViewBottom
+        | Action::ViewSearch
+        | Action::ViewNextMatch
+        | Action::ViewPrevMatch
+        | Action::ViewManagedFields
+        | Action::ViewSave => VIEWS,
     }
 }
 
 /// Keys listed first in their section: they open the mode the section's other keys work in.
-const OPENERS: &[Action] = &[Action::ExpandDiagnosis, Action::FocusEvents];
+const OPENERS: &[Action] = &[
+    Action::ExpandDiagnosis,
+    Action::FocusEvents,
+    Action::OpenYaml,
+    Action::OpenDescribe,
+];
+
+/// The heading of the YAML and describe views' keys.
+const VIEWS: &str = "YAML, describe (y, D)";
 
 /// The heading of the diagnosis keys.
 const DIAGNOSIS: &str = "diagnosis (Enter expands it)";
@@ -122,6 +144,7 @@ const HEADINGS: &[&str] = &[
     "pod switcher (P)",
     "log pane (Tab focuses it)",
     EVENTS,
+    VIEWS,
     "help, quit",
 ];
 

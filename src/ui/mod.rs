@@ -26,6 +26,7 @@ pub mod node;
 pub mod prompt;
 pub mod sgr;
 pub mod switcher;
+pub mod text_view;
 /// The styles live outside `ui` ([`crate::theme`]) so the core can hold them as data; this
 /// re-export keeps the `ui::theme` path.
 pub use crate::theme;
@@ -42,6 +43,11 @@ use theme::Theme;
 /// Draws the whole screen for `state` into `frame`. Any size works (down to 0×0).
 pub fn view(frame: &mut Frame, state: &State) {
     let area = frame.area();
+    // A YAML or describe view (`y`, `D`) is the whole screen.
+    if let Some(text) = crate::app::views::open_view(state) {
+        text_view::render(frame, area, state, text);
+        return;
+    }
     // A bare `podscope`: no pod yet, the picker is the whole screen.
     if state.overlay.switcher().is_some_and(|sw| sw.standalone) {
         switcher::render(frame, area, state);

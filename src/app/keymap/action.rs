@@ -121,4 +121,32 @@ pub enum Action {
     EventNext,
     /// Events focused: select the previous (newer) event.
     EventPrev,
+    /// Open the pod object as YAML (`app::views`).
+    OpenYaml,
+    /// Open the pod as `kubectl describe pod` prints it.
+    OpenDescribe,
+    /// Text view: back to the pod view.
+    CloseView,
+    /// Text view: scroll one line down.
+    ViewDown,
+    /// Text view: scroll one line up.
+    ViewUp,
+    /// Text view: scroll one page down.
+    ViewPageDown,
+    /// Text view: scroll one page up.
+    ViewPageUp,
+    /// Text view: to the first line.
+    ViewTop,
+    /// Text view: to the last page.
+    ViewBottom,
+    /// Text view: type a search (Enter finds it, Esc cancels).
+    ViewSearch,
+    /// Text view: the next match.
+    ViewNextMatch,
+    /// Text view: the previous match.
+    ViewPrevMatch,
+    /// YAML view: show or hide `metadata.managedFields`.
+    ViewManagedFields,
+    /// Text view: save the text to `<pod>.yaml` / `<pod>.describe.txt`.
+    ViewSave,
 }

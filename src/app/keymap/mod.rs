@@ -52,6 +52,10 @@ pub enum When {
     Workload,
     /// While the replacement of a deleted pod is offered (`R` follows it).
     Offer,
+    /// While a text view (YAML, describe) is open: it takes the keys.
+    View,
+    /// While the YAML view is open (`m` managedFields).
+    YamlView,
 }
 
 /// The mode keys are resolved in, derived from the state by `update`.
@@ -77,15 +81,21 @@ pub struct Mode {
     pub workload: bool,
     /// A deleted pod's replacement is offered.
     pub offer: bool,
+    /// A text view is open: it takes the keys (modal, as the switcher).
+    pub view: bool,
+    /// The open text view is the YAML view.
+    pub yaml_view: bool,
 }
 
 impl When {
     /// Whether a row with this condition applies in `mode`.
     #[must_use]
     pub fn applies(self, mode: Mode) -> bool {
-        let modal = mode.switcher || mode.forward_panel;
+        let modal = mode.switcher || mode.forward_panel || mode.view;
         match self {
             When::Global => true,
+            When::View => mode.view,
+            When::YamlView => mode.view && mode.yaml_view,
             When::Switcher => mode.switcher,
             When::ForwardPanel => mode.forward_panel && !mode.switcher,
             _ if modal => false,

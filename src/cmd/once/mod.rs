@@ -1,5 +1,6 @@
 //! `--once`: one snapshot of the pod, read by [`crate::cluster::one_shot`], printed as text
-//! ([`to_text`]) or JSON ([`to_json`]) at a given `now`, its diagnosis first.
+//! ([`to_text`]) or JSON ([`to_json`]) at a given `now`, its diagnosis first; or the pod object
+//! as `kubectl get pod -o yaml` prints it ([`yaml`], `-o yaml`).
 //!
 //! The JSON document uses Kubernetes field names where the concept is the same; `status`,
 //! `ready`, `restarts` and `age` are exactly what `kubectl get pod` prints (`docs/protocols.md`
@@ -11,6 +12,7 @@ mod json;
 mod spec;
 mod text;
 pub mod workload;
+pub mod yaml;
 
 use std::process::ExitCode;
 
@@ -32,6 +34,9 @@ use crate::model::pod_ref::did_you_mean;
 pub async fn print(target: &Target, format: OutputFormat, now: Option<Timestamp>) -> ExitCode {
     #[allow(clippy::disallowed_methods)] // the one clock read of --once
     let now = now.unwrap_or_else(Timestamp::now);
+    if format == OutputFormat::Yaml {
+        return yaml::print(target).await;
+    }
     match read_snapshot(target).await {
         Ok(mut snap) => {
             let diagnosis = confirm(target, &mut snap, now).await;
@@ -41,7 +46,9 @@ pub async fn print(target: &Target, format: OutputFormat, now: Option<Timestamp>
                     let doc = to_json(pod, events, owner, &diagnosis, now);
                     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
                 }
-                OutputFormat::Text => to_text(pod, events, owner, &diagnosis, now),
+                OutputFormat::Text | OutputFormat::Yaml => {
+                    to_text(pod, events, owner, &diagnosis, now)
+                }
             };
             print!("{out}");
             ExitCode::SUCCESS

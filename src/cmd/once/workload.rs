@@ -203,7 +203,7 @@ pub async fn print_target(
                 let doc = json!({"diagnosis": findings, "pod": null, "workload": workload_json(&resolved, None, &ns, now)});
                 serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
             }
-            OutputFormat::Text => {
+            OutputFormat::Text | OutputFormat::Yaml => {
                 let mut text = workload_text(&resolved, None, now);
                 for hint in findings.iter().filter_map(|f| f.hint.as_ref()) {
                     let _ = writeln!(text, "  hint: {hint}");
@@ -215,6 +215,10 @@ pub async fn print_target(
         return ExitCode::SUCCESS;
     };
     conn.pod = pod.pod.name.clone();
+    if format == OutputFormat::Yaml {
+        // The chosen pod's object, as for a pod named on the command line.
+        return super::yaml::print(&conn).await;
+    }
     let mut snap = match read_snapshot(&conn).await {
         Ok(s) => s,
         // The pod went away between the list and the GET, or another failure.
@@ -233,7 +237,7 @@ pub async fn print_target(
             }
             serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
         }
-        OutputFormat::Text => {
+        OutputFormat::Text | OutputFormat::Yaml => {
             workload_text(&resolved, chosen, now)
                 + &to_text(&snap.pod, &snap.events, &snap.owner, &diagnosis, now)
         }
