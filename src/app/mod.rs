@@ -27,6 +27,7 @@ pub mod state;
 pub mod switcher;
 pub mod target;
 pub mod update;
+pub mod usage;
 pub mod workload;
 
 pub use cmd::Cmd;

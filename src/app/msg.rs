@@ -155,6 +155,11 @@ pub enum Msg {
         /// The server's reason.
         reason: String,
     },
+    /// The metrics poll (`Cmd::PollMetrics`) found whether `metrics.k8s.io/v1beta1` is served
+    /// (`app::usage`).
+    MetricsStatus(crate::model::usage::MetricsApi),
+    /// The metrics poll read the pod's PodMetrics (one window).
+    PodMetricsRead(Box<crate::model::usage::PodMetrics>),
     /// SIGTERM / SIGHUP: leave cleanly.
     Quit,
 }

@@ -81,6 +81,8 @@ pub struct Target {
     pub preferred_container: Option<String>,
     /// The pod's node, from its watch (`app::node`).
     pub node: crate::app::node::NodeView,
+    /// The pod's resource usage from the metrics API (`app::usage`).
+    pub usage: crate::app::usage::UsageView,
 }
 
 impl Target {
@@ -128,6 +130,7 @@ impl Target {
             evidence: crate::app::evidence::Asked::default(),
             preferred_container: None,
             node: crate::app::node::NodeView::default(),
+            usage: crate::app::usage::UsageView::default(),
         }
     }
 

@@ -173,6 +173,7 @@ pub fn lines(
         ],
         t.label,
     ));
+    out.extend(super::usage::lines(c, pod, state, width));
     out.push(field("Image", vec![Span::raw(c.image.clone())], t.label));
     if !c.command.is_empty() {
         out.push(field(
