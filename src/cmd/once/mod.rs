@@ -8,7 +8,7 @@
 //! "evidence", "hint"}`; the text starts with a `Diagnosis:` section.
 
 pub mod json;
-mod text;
+pub mod text;
 pub mod workload;
 
 use std::process::ExitCode;
