@@ -210,6 +210,10 @@ pub struct DemoArgs {
     /// `create:pods/exec` greys `e`); repeatable, as `podscope sim --deny`.
     #[arg(long = "deny", value_name = "VERB:RESOURCE", value_parser = crate::sim::parse_deny)]
     pub deny: Vec<crate::sim::DenyRule>,
+    /// Run the demo cluster without `metrics.k8s.io` (no metrics-server), as `podscope sim
+    /// --no-metrics`.
+    #[arg(long)]
+    pub no_metrics: bool,
 }
 
 #[cfg(test)]

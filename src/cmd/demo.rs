@@ -84,6 +84,10 @@ pub async fn run(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         },
         shift_to_now: true,
         deny: args.deny.iter().map(crate::sim::DenyRule::pair).collect(),
+        metrics: crate::sim::metrics::MetricsConfig {
+            enabled: !args.no_metrics,
+            ..crate::sim::metrics::MetricsConfig::default()
+        },
         ..SimConfig::demo()
     })
     .await

@@ -49,6 +49,15 @@ pub struct SimArgs {
     /// (1 s doubling to 60 s) instead of the default 10 s doubling to 300 s.
     #[arg(long)]
     pub reduced_backoff: bool,
+    /// Serve no `metrics.k8s.io` (a cluster without metrics-server): the group is absent from
+    /// discovery, its paths answer 404 and `kubectl top` says `Metrics API not available`.
+    #[arg(long)]
+    pub no_metrics: bool,
+    /// How often the simulated metrics-server samples (`15s` as metrics-server's default,
+    /// `1s`, `1m`): each PodMetrics/NodeMetrics `timestamp` is the last multiple of it, its
+    /// `window` this span.
+    #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = super::metrics::parse_resolution)]
+    pub metric_resolution: std::time::Duration,
 }
 
 /// One `--deny VERB:RESOURCE` value: an RBAC verb (or `*`) and a resource with its optional
@@ -140,6 +149,10 @@ pub async fn run_cli(args: SimArgs) -> color_eyre::Result<()> {
         insecure_http: args.insecure_http,
         scenarios: args.scenarios.clone(),
         deny: args.deny.iter().map(DenyRule::pair).collect(),
+        metrics: super::metrics::MetricsConfig {
+            enabled: !args.no_metrics,
+            resolution: args.metric_resolution,
+        },
         ..SimConfig::default()
     };
     let mut cfg = cfg;

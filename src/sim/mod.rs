@@ -23,6 +23,7 @@ pub mod controllers;
 mod fixture;
 mod kubeconfig;
 pub mod kubelet;
+pub mod metrics;
 pub mod nodes;
 pub mod runtime;
 mod scenario;
@@ -96,6 +97,9 @@ pub struct SimConfig {
     /// DaemonSets, Jobs, CronJobs, garbage collection). Default `true`; tests of the API layer
     /// alone turn it off so stored workloads stay as written.
     pub controllers: bool,
+    /// Serve `metrics.k8s.io` and at which resolution ([`metrics`]; default on, 15 s;
+    /// `--no-metrics`, `--metric-resolution`).
+    pub metrics: metrics::MetricsConfig,
 }
 
 impl SimConfig {
@@ -137,6 +141,7 @@ impl Default for SimConfig {
             node: default_node(),
             event_wording: kubelet::EventWording::V1_36,
             controllers: true,
+            metrics: metrics::MetricsConfig::default(),
         }
     }
 }
@@ -202,6 +207,7 @@ impl Simulator {
             return Err(SimError::NotLoopback(cfg.listen));
         }
         let store = Store::new(cfg.clock);
+        store.set_metrics_config(cfg.metrics);
         api::core::namespaces::seed(&store)?;
         let now = cfg.clock.now();
         let mut namespace = None;

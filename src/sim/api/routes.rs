@@ -80,6 +80,7 @@ pub fn router(store: Store) -> Router {
         .merge(crate::sim::stream::routes())
         .merge(super::core::routes())
         .merge(workloads::routes())
+        .merge(crate::sim::metrics::routes())
         .fallback(|| async { ApiError::no_route() })
         .layer(axum::middleware::from_fn_with_state(
             store.clone(),

@@ -12,7 +12,8 @@
 //!   [`exec_shell`] the interactive/`-c` shell, [`pipe`] its pipelines and filters, [`stty`]
 //!   the terminal, [`shell_syntax`] the syntax both shells parse, [`tar`] archives for
 //!   `kubectl cp`, [`fs`] the container's writable layer they land in;
-//! - [`listeners`]: which ports of a pod answer with what; [`serve`] serves one connection.
+//! - [`listeners`]: which ports of a pod answer with what; [`serve`] serves one connection;
+//! - [`usage`]: how much CPU and memory each program uses over its run (metrics.k8s.io).
 
 pub(crate) mod binaries;
 pub(crate) mod container_script;
@@ -29,6 +30,7 @@ pub(crate) mod serve;
 pub(crate) mod shell_syntax;
 pub(crate) mod stty;
 pub(crate) mod tar;
+pub(crate) mod usage;
 pub(crate) mod userland;
 
 pub use process::{Action, NotFound, Process, run_to_end, start};

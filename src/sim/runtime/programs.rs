@@ -10,7 +10,8 @@
 //!    `SIM_LIVE_FOR` (seconds: afterwards it hangs, every probe times out),
 //!    `SIM_START_AFTER` (seconds: probes get "connection refused" before that),
 //!    `SIM_READY_AFTER` (seconds) / `SIM_NOT_READY=1` (readiness answers 503),
-//!    `SIM_LOG` (lines printed at start, separated by `\n`). Listens on its declared ports (else
+//!    `SIM_LOG` (lines printed at start, separated by `\n`); `SIM_CPU`/`SIM_MEMORY` only set the
+//!    usage ([`super::usage`]) and pick no program. Listens on its declared ports (else
 //!    8080); SIGTERM kills it (exit 143) unless ignored.
 //! 2. **hello** (image name `…/hello`) — the seed's distroless Go app: `PORT` env (default 8080),
 //!    `/healthz` and `/` answer 200, `/readyz` 200 (503 once shutting down), other paths 404; logs
@@ -155,7 +156,10 @@ impl Program {
             .flatten()
             .filter_map(|p| u16::try_from(p.container_port).ok())
             .collect();
-        let has_sim_env = c.env.iter().flatten().any(|e| e.name.starts_with("SIM_"));
+        let has_sim_env =
+            c.env.iter().flatten().any(|e| {
+                e.name.starts_with("SIM_") && !super::usage::KNOBS.contains(&e.name.as_str())
+            });
         let exit_image_code = match image.app {
             App::Exit(code) => Some(code),
             _ => None,

@@ -15,6 +15,7 @@ mod history;
 mod intents;
 pub(crate) mod logbuf;
 mod logs;
+mod metrics;
 mod objects;
 mod scheduler_held;
 mod stream_cuts;
@@ -78,6 +79,8 @@ struct Inner {
     container_fs: crate::sim::runtime::fs::Layers,
     /// The uids of the pods the scheduler holds back (`sim/scheduler.rs`).
     scheduler_held: crate::sim::scheduler::Held,
+    /// Whether metrics.k8s.io is served, and how often it samples (`sim/metrics`).
+    metrics: crate::sim::metrics::Setting,
 }
 
 /// Cloneable handle to the simulated cluster's objects.
@@ -106,6 +109,7 @@ impl Store {
                 stream_cuts,
                 container_fs: Default::default(),
                 scheduler_held: Default::default(),
+                metrics: Default::default(),
             }),
         }
     }

@@ -5,13 +5,14 @@
 //! the aggregated form first and falls back to this one when the answer is plain JSON
 //! (`docs/workloads-api.md` §1, `docs/core-api.md` §1).
 
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use crate::sim::api::object::Resource;
 use crate::sim::api::status::{ApiError, json_response};
+use crate::sim::api::store::Store;
 
 /// The served groups in the order kube-apiserver lists them (its group priorities), each
 /// with its one version `v1`.
@@ -42,9 +43,13 @@ fn group_json(name: &str) -> Value {
     json!({"name": name, "versions": [v.clone()], "preferredVersion": v})
 }
 
-/// `GET /apis` (and `/apis/`): the [`GROUPS`].
-pub(crate) async fn group_list() -> Response {
-    let groups: Vec<Value> = GROUPS.iter().map(|g| group_json(g)).collect();
+/// `GET /apis` (and `/apis/`): the [`GROUPS`], then `metrics.k8s.io` unless metrics are off
+/// (`docs/metrics.md` §1).
+pub(crate) async fn group_list(State(store): State<Store>) -> Response {
+    let mut groups: Vec<Value> = GROUPS.iter().map(|g| group_json(g)).collect();
+    if store.metrics_config().enabled {
+        groups.push(crate::sim::metrics::routes::group_json());
+    }
     json_response(
         StatusCode::OK,
         &json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}),

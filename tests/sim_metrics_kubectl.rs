@@ -1,0 +1,285 @@
+//! `kubectl top` (1.33 and 1.27) against the simulator's `metrics.k8s.io` (`docs/metrics.md`
+//! §5): `top pod --containers`, `top pod NAME`, `top pod -A` and `top node` print the values
+//! of the objects served in the same window, rounded as kubectl rounds them (CPU
+//! `MilliValue()`, rounded up; memory `Value()/(1024*1024)`; a node's percentages against
+//! its allocatable); with metrics off kubectl says `error: Metrics API not available`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use jiff::{SignedDuration, Timestamp};
+use podscope::sim::metrics::MetricsConfig;
+use podscope::sim::{SimClock, SimConfig, Simulator};
+use serde_json::Value;
+
+use common::cluster::{kubectl, kubectl_versions, run_bin};
+use common::sim::raw_get;
+use common::wait::wait_until;
+
+const MI: u64 = 1024 * 1024;
+/// The simulated node's allocatable: 4 CPUs and 8045804Ki.
+const ALLOCATABLE_MILLICORES: u64 = 4000;
+const ALLOCATABLE_BYTES: u64 = 8_045_804 * 1024;
+
+async fn start(scenarios: &[&str], metrics: bool) -> Simulator {
+    let start = Timestamp::now() - SignedDuration::from_hours(2);
+    Simulator::start(SimConfig {
+        clock: SimClock::scaled(start, 1.0),
+        scenarios: scenarios.iter().map(PathBuf::from).collect(),
+        metrics: MetricsConfig {
+            enabled: metrics,
+            resolution: Duration::from_secs(15),
+        },
+        ..SimConfig::default()
+    })
+    .await
+    .expect("simulator starts")
+}
+
+/// kubectl 1.33 and 1.27 when installed beside `kubectl`, else `kubectl` itself.
+fn kubectls() -> Vec<(String, PathBuf)> {
+    let wanted: Vec<(String, PathBuf)> = kubectl_versions()
+        .into_iter()
+        .filter(|(v, _)| v == "1.33" || v == "1.27")
+        .collect();
+    if wanted.is_empty() {
+        kubectl()
+            .map(|k| ("PATH".to_owned(), k))
+            .into_iter()
+            .collect()
+    } else {
+        wanted
+    }
+}
+
+async fn json(sim: &Simulator, path: &str) -> Value {
+    let raw = raw_get(sim, path).await;
+    let text = raw.split("\r\n\r\n").nth(1).unwrap_or("");
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {raw}"))
+}
+
+fn nanocores(q: &str) -> u64 {
+    let (num, factor) = match q.as_bytes().last() {
+        Some(b'n') => (&q[..q.len() - 1], 1),
+        Some(b'u') => (&q[..q.len() - 1], 1_000),
+        Some(b'm') => (&q[..q.len() - 1], 1_000_000),
+        _ => (q, 1_000_000_000),
+    };
+    num.parse::<u64>().unwrap_or_else(|_| panic!("cpu {q}")) * factor
+}
+
+fn bytes(q: &str) -> u64 {
+    for (suffix, factor) in [("Ki", 1024), ("Mi", MI), ("Gi", 1024 * MI)] {
+        if let Some(n) = q.strip_suffix(suffix) {
+            return n.parse::<u64>().unwrap_or_else(|_| panic!("memory {q}")) * factor;
+        }
+    }
+    q.parse().unwrap_or_else(|_| panic!("memory {q}"))
+}
+
+/// kubectl's cells for a usage: `"<ceil(nanocores/10⁶)>m"`, `"<bytes/Mi>Mi"`.
+fn cells(nano: u64, b: u64) -> (String, String) {
+    (
+        format!("{}m", nano.div_ceil(1_000_000)),
+        format!("{}Mi", b / MI),
+    )
+}
+
+/// The usage of an object (`usage`, or the sum of `containers[].usage`).
+fn total(m: &Value) -> (u64, u64) {
+    if let Some(u) = m.get("usage") {
+        return (
+            nanocores(u["cpu"].as_str().unwrap_or("0")),
+            bytes(u["memory"].as_str().unwrap_or("0")),
+        );
+    }
+    m["containers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .fold((0, 0), |(c, b), x| {
+            (
+                c + nanocores(x["usage"]["cpu"].as_str().unwrap_or("0")),
+                b + bytes(x["usage"]["memory"].as_str().unwrap_or("0")),
+            )
+        })
+}
+
+fn rows(out: &str) -> Vec<Vec<String>> {
+    out.lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().map(str::to_owned).collect())
+        .collect()
+}
+
+/// Runs `kubectl args` between two reads of `path`; retries (a few times) until both reads
+/// carry the same sample `timestamp`, so kubectl read that sample too. Returns its stdout and
+/// the served object.
+async fn in_one_window(
+    bin: &Path,
+    sim: &Simulator,
+    cache: &Path,
+    args: &[&str],
+    path: &str,
+) -> (String, Value) {
+    for _ in 0..5 {
+        let before = json(sim, path).await;
+        let (ok, out, err) = run_bin(bin, sim.kubeconfig_path(), cache, args, &[]).await;
+        assert!(ok, "kubectl {args:?} failed: {err}\n{out}");
+        let after = json(sim, path).await;
+        let stamp = |v: &Value| {
+            v.get("items")
+                .and_then(|i| i.get(0))
+                .unwrap_or(v)
+                .get("timestamp")
+                .cloned()
+        };
+        if stamp(&before).is_some() && stamp(&before) == stamp(&after) {
+            return (out, after);
+        }
+    }
+    panic!("five kubectl runs each crossed a sample boundary");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_top_prints_the_served_values() {
+    let versions = kubectls();
+    if versions.is_empty() {
+        return;
+    }
+    let sim = start(&["hello"], true).await;
+    let store = sim.store();
+    // Both containers of hello have a sample once they ran at a grid point.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let m = json(
+            &sim,
+            "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/hello",
+        )
+        .await;
+        if m["containers"].as_array().map(Vec::len) == Some(2) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "hello has metrics: {m}"
+        );
+        let seen = store.now().as_second();
+        assert!(wait_until(Duration::from_secs(20), || store.now().as_second() > seen).await);
+    }
+    let pods = "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods";
+    for (version, bin) in versions {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cache = dir.path();
+
+        let (out, list) =
+            in_one_window(&bin, &sim, cache, &["top", "pod", "--containers"], pods).await;
+        let header: Vec<&str> = out
+            .lines()
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        assert_eq!(
+            header,
+            ["POD", "NAME", "CPU(cores)", "MEMORY(bytes)"],
+            "{version}"
+        );
+        let mut expected = Vec::new();
+        for m in list["items"].as_array().into_iter().flatten() {
+            for c in m["containers"].as_array().into_iter().flatten() {
+                let (cpu, mem) = cells(
+                    nanocores(c["usage"]["cpu"].as_str().unwrap_or("0")),
+                    bytes(c["usage"]["memory"].as_str().unwrap_or("0")),
+                );
+                let pod = m["metadata"]["name"].as_str().unwrap_or("").to_owned();
+                let name = c["name"].as_str().unwrap_or("").to_owned();
+                expected.push(vec![pod, name, cpu, mem]);
+            }
+        }
+        let mut got = rows(&out);
+        got.sort();
+        expected.sort();
+        assert_eq!(got, expected, "{version}: {out}");
+
+        let one = format!("{pods}/hello");
+        let (out, m) = in_one_window(&bin, &sim, cache, &["top", "pod", "hello"], &one).await;
+        let (cpu, mem) = total(&m);
+        let (cpu, mem) = cells(cpu, mem);
+        assert_eq!(
+            rows(&out),
+            [vec!["hello".to_owned(), cpu, mem]],
+            "{version}: {out}"
+        );
+
+        let (out, list) = in_one_window(
+            &bin,
+            &sim,
+            cache,
+            &["top", "pod", "-A"],
+            "/apis/metrics.k8s.io/v1beta1/pods",
+        )
+        .await;
+        let header: Vec<&str> = out
+            .lines()
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        assert_eq!(
+            header,
+            ["NAMESPACE", "NAME", "CPU(cores)", "MEMORY(bytes)"],
+            "{version}"
+        );
+        assert_eq!(
+            rows(&out).len(),
+            list["items"].as_array().map_or(0, Vec::len),
+            "{out}"
+        );
+
+        let (out, node) = in_one_window(
+            &bin,
+            &sim,
+            cache,
+            &["top", "node"],
+            "/apis/metrics.k8s.io/v1beta1/nodes/sim-node-1",
+        )
+        .await;
+        let (cpu_n, mem_b) = total(&node);
+        let (cpu, mem) = cells(cpu_n, mem_b);
+        let cpu_pct = format!(
+            "{}%",
+            cpu_n.div_ceil(1_000_000) * 100 / ALLOCATABLE_MILLICORES
+        );
+        let mem_pct = format!("{}%", mem_b * 100 / ALLOCATABLE_BYTES);
+        assert_eq!(
+            rows(&out),
+            [vec!["sim-node-1".to_owned(), cpu, cpu_pct, mem, mem_pct]],
+            "{version}: {out}"
+        );
+    }
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_top_without_metrics_says_the_api_is_not_available() {
+    let versions = kubectls();
+    if versions.is_empty() {
+        return;
+    }
+    let sim = start(&["hello"], false).await;
+    for (version, bin) in versions {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for args in [&["top", "pod"][..], &["top", "node"][..]] {
+            let (ok, out, err) = run_bin(&bin, sim.kubeconfig_path(), dir.path(), args, &[]).await;
+            assert!(!ok, "{version} {args:?}: {out}");
+            assert!(
+                err.lines().any(|l| l == "error: Metrics API not available"),
+                "{version} {args:?}: {err}"
+            );
+        }
+    }
+    sim.shutdown().await;
+}
