@@ -1,14 +1,15 @@
 //! The usage block of the container detail (`docs/usage.md` "On screen"): CPU and memory used
 //! (as `kubectl top` prints them), each next to the container's request and limit with the
-//! share of each, a sparkline of the samples since attach, and the pod's QoS class:
+//! share of each and a sparkline of the samples since attach (the pod's QoS class is in the
+//! header's pod line, [`super::header`]):
 //!
 //! ```text
 //! CPU        12m    req 100m (12%)    lim 500m (2%)    ▁▂▂▃▅
 //! Memory     471Mi  req 256Mi (184%)  lim 512Mi (92%)  ▂▃▄▆█
-//! QoS        Burstable
 //! ```
 //!
-//! Requests and limits show without metrics; without the metrics API one line says so. A
+//! Without samples, one line of what was asked for (`Resources  req cpu 100m, memory 256Mi
+//! lim memory 512Mi`) and, without the metrics API, one line saying so. A
 //! container with neither resources nor samples gets no block.
 
 use ratatui::style::Style;
@@ -16,8 +17,7 @@ use ratatui::text::{Line, Span};
 
 use super::detail::field;
 use crate::app::state::State;
-use crate::model::resources::{Amount, Resources, cpu_text, memory_text, percent, qos_class};
-use crate::model::usage::ContainerHistory;
+use crate::model::resources::{Amount, Resources, cpu_text, memory_text, percent};
 use crate::model::{ContainerSummary, PodSummary};
 use crate::theme::Theme;
 
@@ -27,8 +27,9 @@ pub const SPARK_MAX: usize = 24;
 const SPARK_MIN: usize = 4;
 const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
-/// The sparkline of `values` (the last `cells` of them) on a scale from 0 to `top` (the
-/// largest value when `None` or smaller).
+/// The sparkline of `values` (the last `cells` of them), from the smallest shown (`▁`) to
+/// `top` (`█`; the largest value when `None` or smaller), so a climb toward a limit shows as
+/// one however far below it the values started.
 #[must_use]
 #[allow(
     clippy::cast_precision_loss,
@@ -37,19 +38,20 @@ const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█
 )] // cell heights
 pub fn sparkline(values: &[i64], top: Option<i64>, cells: usize) -> String {
     let shown = &values[values.len().saturating_sub(cells)..];
-    let max = shown
+    let lo = shown.iter().copied().min().unwrap_or(0).max(0);
+    let hi = shown
         .iter()
         .copied()
         .max()
         .unwrap_or(0)
         .max(top.unwrap_or(0));
-    if max <= 0 {
+    if hi <= lo {
         return BLOCKS[0].to_string().repeat(shown.len());
     }
     shown
         .iter()
         .map(|v| {
-            let i = ((*v).max(0) as f64 / max as f64 * 7.0).round() as usize;
+            let i = (((*v).max(lo) - lo) as f64 / (hi - lo) as f64 * 7.0).round() as usize;
             BLOCKS[i.min(7)]
         })
         .collect()
@@ -126,28 +128,58 @@ pub fn lines(
     if resources.is_empty() && history.is_none() && absent.is_none() {
         return Vec::new();
     }
-    let last = history.and_then(|h| h.samples.back());
+    let Some(h) = history else {
+        // No samples: what was asked for on one line, and why there is no usage.
+        let pair = |p: &crate::model::resources::Pair| {
+            [("cpu", &p.cpu), ("memory", &p.memory)]
+                .iter()
+                .filter_map(|(k, a)| a.as_ref().map(|a| format!("{k} {}", a.text)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let parts: Vec<String> = [
+            ("req", pair(&resources.requests)),
+            ("lim", pair(&resources.limits)),
+        ]
+        .into_iter()
+        .filter(|(_, p)| !p.is_empty())
+        .map(|(k, p)| format!("{k} {p}"))
+        .collect();
+        let mut out = Vec::new();
+        if !parts.is_empty() {
+            out.push(field(
+                "Resources",
+                vec![Span::raw(parts.join("  "))],
+                t.label,
+            ));
+        }
+        if let Some(line) = absent {
+            out.push(field("Usage", vec![Span::styled(line, t.dim)], t.label));
+        }
+        return out;
+    };
+    let last = h.samples.back();
     // The borders, the label, used, req, lim and their gaps take 56 cells.
     let room = usize::from(width).saturating_sub(super::detail::LABEL_W + 45);
     let cells = room.min(SPARK_MAX);
-    let spark =
-        |pick: fn(&crate::model::usage::Sample) -> i64, top: Option<i64>, h: &ContainerHistory| {
-            let values: Vec<i64> = h.samples.iter().map(pick).collect();
-            (cells >= SPARK_MIN).then(|| sparkline(&values, top, cells))
-        };
+    let spark = |pick: fn(&crate::model::usage::Sample) -> i64, top: Option<i64>| {
+        let values: Vec<i64> = h.samples.iter().map(pick).collect();
+        (cells >= SPARK_MIN).then(|| sparkline(&values, top, cells))
+    };
     let mut out = Vec::new();
     let cpu_used = last.map(|s| s.cpu_millicores);
     let cpu_limit = resources.limits.cpu.as_ref();
     let cpu_top = cpu_limit.and_then(|a| a.value).map(|q| q.millis());
-    out.push(resource_line(
+    let cpu = resource_line(
         "CPU",
         cpu_used.map(cpu_text),
         share("req", resources.requests.cpu.as_ref(), cpu_used, 1000.0),
         share("lim", cpu_limit, cpu_used, 1000.0),
-        history.and_then(|h| spark(|s| s.cpu_millicores, cpu_top, h)),
+        spark(|s| s.cpu_millicores, cpu_top),
         limit_style(cpu_used, cpu_limit, 1000.0, t),
         t,
-    ));
+    );
+    out.push(cpu);
     let mem_used = last.map(|s| s.memory_bytes);
     let mem_limit = resources.limits.memory.as_ref();
     out.push(resource_line(
@@ -155,14 +187,10 @@ pub fn lines(
         mem_used.map(memory_text),
         share("req", resources.requests.memory.as_ref(), mem_used, 1.0),
         share("lim", mem_limit, mem_used, 1.0),
-        history.and_then(|h| spark(|s| s.memory_bytes, resources.memory_limit_bytes(), h)),
+        spark(|s| s.memory_bytes, resources.memory_limit_bytes()),
         limit_style(mem_used, mem_limit, 1.0, t),
         t,
     ));
-    if let Some(line) = absent.filter(|_| history.is_none()) {
-        out.push(field("Usage", vec![Span::styled(line, t.dim)], t.label));
-    }
-    out.push(field("QoS", vec![Span::raw(qos_class(pod))], t.label));
     out
 }
 
@@ -173,7 +201,9 @@ mod tests {
     #[test]
     fn sparkline_scales_to_the_limit() {
         assert_eq!(sparkline(&[0, 256, 512], Some(512), 8), "▁▅█");
-        assert_eq!(sparkline(&[1, 2, 3, 4], None, 2), "▆█");
+        assert_eq!(sparkline(&[384, 448, 512], Some(512), 8), "▁▅█");
+        assert_eq!(sparkline(&[400, 430], Some(512), 8), "▁▃");
+        assert_eq!(sparkline(&[1, 2, 3, 4], None, 2), "▁█");
         assert_eq!(sparkline(&[0, 0], None, 8), "▁▁");
     }
 }
