@@ -202,6 +202,8 @@ async fn pod_and_node_metrics_have_metrics_servers_shape() {
         .filter_map(|i| i["metadata"]["name"].as_str())
         .collect();
     assert_eq!(names, ["hello"]);
+    let (code, _) = get(&sim, "/apis/metrics.k8s.io/v1beta1/pods?watch=true").await;
+    assert_eq!(code, 405, "no watch");
     let (_, all) = get(&sim, "/apis/metrics.k8s.io/v1beta1/pods").await;
     assert_eq!(all["items"].as_array().map(Vec::len), Some(1));
     let (_, none) = get(
@@ -216,6 +218,20 @@ async fn pod_and_node_metrics_have_metrics_servers_shape() {
     )
     .await;
     assert_eq!(by_name["items"].as_array().map(Vec::len), Some(1));
+    let (code, err) = get(
+        &sim,
+        "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods?fieldSelector=spec.nodeName%3Dx",
+    )
+    .await;
+    assert_eq!(
+        (code, err["message"].as_str()),
+        (
+            400,
+            Some(
+                "\"spec.nodeName\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\""
+            )
+        )
+    );
     let pending = store
         .list(podscope::sim::Resource::Pods, Some("default"))
         .0

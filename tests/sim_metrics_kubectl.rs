@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
-use podscope::sim::metrics::MetricsConfig;
+use podscope::sim::metrics::{MetricsConfig, quantity};
 use podscope::sim::{SimClock, SimConfig, Simulator};
 use serde_json::Value;
 
@@ -214,6 +214,28 @@ async fn kubectl_top_prints_the_served_values() {
             "{version}: {out}"
         );
 
+        // `kubectl get podmetrics` asks for metrics-server's Table: the summed quantities.
+        let (out, m) =
+            in_one_window(&bin, &sim, cache, &["get", "podmetrics", "hello"], &one).await;
+        let (cpu, mem) = total(&m);
+        let header: Vec<&str> = out
+            .lines()
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        assert_eq!(header, ["NAME", "CPU", "MEMORY", "WINDOW"], "{version}");
+        assert_eq!(
+            rows(&out),
+            [vec![
+                "hello".to_owned(),
+                quantity::cpu(cpu),
+                quantity::memory(mem),
+                "15s".to_owned()
+            ]],
+            "{version}: {out}"
+        );
+
         let (out, list) = in_one_window(
             &bin,
             &sim,
@@ -282,4 +304,67 @@ async fn kubectl_top_without_metrics_says_the_api_is_not_available() {
         }
     }
     sim.shutdown().await;
+}
+
+/// Starts the `podscope sim` binary with `args` and waits for its kubeconfig line.
+async fn podscope_sim(args: &[&str], kc: &Path) -> tokio::process::Child {
+    use tokio::io::AsyncBufReadExt as _;
+    let mut sim = tokio::process::Command::new(env!("CARGO_BIN_EXE_podscope"))
+        .arg("sim")
+        .args(args)
+        .arg("--kubeconfig-out")
+        .arg(kc)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("podscope sim starts");
+    let mut lines = tokio::io::BufReader::new(sim.stdout.take().expect("stdout")).lines();
+    let ready = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.starts_with("kubeconfig: ") {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(ready, Ok(true), "podscope sim printed no kubeconfig line");
+    sim
+}
+
+/// The binary's flags: `--metric-resolution 2s` sets the window, `--no-metrics` removes the
+/// group, `--metric-resolution 0s` is a clap error (exit 2).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn podscope_sim_flags_set_the_resolution_and_remove_the_group() {
+    let bad = tokio::process::Command::new(env!("CARGO_BIN_EXE_podscope"))
+        .args(["sim", "--metric-resolution", "0s"])
+        .output()
+        .await
+        .expect("podscope runs");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert!(err.contains("the resolution must be at least 1s"), "{err}");
+    let Some(bin) = kubectl() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cache = dir.path().join("cache");
+    let kc = dir.path().join("on.kubeconfig");
+    let mut sim = podscope_sim(&["--metric-resolution", "2s"], &kc).await;
+    let path = "/apis/metrics.k8s.io/v1beta1/nodes/sim-node-1";
+    let (ok, out, err) = run_bin(&bin, &kc, &cache, &["get", "--raw", path], &[]).await;
+    assert!(ok, "{err}");
+    let node: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(node["window"], "2s", "{out}");
+    let _ = sim.start_kill();
+    let _ = sim.wait().await;
+
+    let kc = dir.path().join("off.kubeconfig");
+    let mut sim = podscope_sim(&["--no-metrics"], &kc).await;
+    let (ok, _, err) = run_bin(&bin, &kc, &cache, &["top", "node"], &[]).await;
+    assert!(!ok);
+    assert_eq!(err, "error: Metrics API not available\n");
+    let _ = sim.start_kill();
+    let _ = sim.wait().await;
 }

@@ -125,11 +125,8 @@ fn pod_list(
     h: &HeaderMap,
 ) -> Result<Response, ApiError> {
     let sample = sample_of(store)?;
-    let sel = Selector::parse(
-        Resource::Pods,
-        q.get("fieldSelector"),
-        q.get("labelSelector"),
-    )?;
+    refuse_watch(q)?;
+    let sel = selector(q)?;
     let now = store.now();
     let items: Vec<Metrics> = store
         .list(Resource::Pods, ns)
@@ -164,11 +161,8 @@ async fn list_nodes(State(store): State<Store>, RawQuery(q): RawQuery, h: Header
     respond((|| {
         let sample = sample_of(&store)?;
         let q = Query::parse(q.as_deref());
-        let sel = Selector::parse(
-            Resource::Nodes,
-            q.get("fieldSelector"),
-            q.get("labelSelector"),
-        )?;
+        refuse_watch(&q)?;
+        let sel = selector(&q)?;
         let pods = store.list(Resource::Pods, None).0;
         let pods: Vec<&Pod> = pods.iter().filter_map(pod_of).collect();
         let now = store.now();
@@ -196,6 +190,38 @@ async fn get_node(State(store): State<Store>, Path(name): Path<String>, h: Heade
             .ok_or_else(|| ApiError::not_found("nodemetrics.metrics.k8s.io", &name))?;
         Ok(one_response(m, &h))
     })())
+}
+
+/// `?watch=true`: metrics-server's storage has no watch, so the API server refuses the verb.
+/// Errors: 405 MethodNotAllowed (`… (WATCH)`), 400 for a malformed flag.
+fn refuse_watch(q: &Query) -> Result<(), ApiError> {
+    if q.flag("watch")? {
+        return Err(ApiError::method_not_allowed("WATCH"));
+    }
+    Ok(())
+}
+
+/// The request's selectors. Field selectors may name only `metadata.name` and
+/// `metadata.namespace`, matched on the object's metadata (metrics-server's metadata-only
+/// filter). Errors: 400 `"spec.nodeName" is not a known field selector: only
+/// "metadata.name", "metadata.namespace"`, and the selectors' parse errors.
+fn selector(q: &Query) -> Result<Selector, ApiError> {
+    let sel = Selector::parse(
+        Resource::Pods,
+        q.get("fieldSelector"),
+        q.get("labelSelector"),
+    )?;
+    if let Some(f) = sel
+        .fields
+        .iter()
+        .find(|f| f.field != "metadata.name" && f.field != "metadata.namespace")
+    {
+        return Err(ApiError::bad_request(format!(
+            "\"{}\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\"",
+            f.field
+        )));
+    }
+    Ok(sel)
 }
 
 fn pod_of(o: &Object) -> Option<&Pod> {
