@@ -29,7 +29,7 @@ fn first_pod_starts_the_events_watch_and_goes_live() {
     assert_eq!(s.target.connection, Connection::Connecting);
     let p = pod("uid-1", vec![container("app", ContainerKind::Main)]);
     let cmds = update(&mut s, Msg::PodApplied(Box::new(p.clone())));
-    // The events of this pod, and its node (`app::node`).
+    // The events of this pod, its node (`app::node`) and its usage (`app::usage`).
     assert_eq!(
         cmds,
         vec![
@@ -38,7 +38,8 @@ fn first_pod_starts_the_events_watch_and_goes_live() {
             },
             Cmd::WatchNode {
                 name: "node-1".to_owned()
-            }
+            },
+            Cmd::PollMetrics
         ]
     );
     assert_eq!(s.target.connection, Connection::Live);
@@ -81,10 +82,12 @@ fn new_uid_is_a_recreated_pod_with_notice_and_a_new_events_watch() {
             Cmd::WatchEvents {
                 uid: "uid-2".to_owned()
             },
-            // The new target watches the node afresh (the session stopped the old watch).
+            // The new target watches the node afresh (the session stopped the old watch), and
+            // polls its usage afresh.
             Cmd::WatchNode {
                 name: "node-1".to_owned()
-            }
+            },
+            Cmd::PollMetrics
         ]
     );
     assert_eq!(s.target.generation, Generation(2));

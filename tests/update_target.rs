@@ -194,7 +194,7 @@ fn a_recreated_pod_is_a_new_generation_and_generations_only_grow() {
     );
     // The pane stays open on app and reads the new instance, from stream 1 again.
     assert!(
-        matches!(&cmds[2..], [Cmd::FollowLogs { stream: 1, container, .. }, Cmd::WatchNode { .. }] if container == "app"),
+        matches!(&cmds[2..], [Cmd::FollowLogs { stream: 1, container, .. }, Cmd::WatchNode { .. }, Cmd::PollMetrics] if container == "app"),
         "{cmds:?}"
     );
     assert!(s.target.logs.shown);

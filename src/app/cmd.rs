@@ -157,6 +157,11 @@ pub enum Cmd {
         /// The node's `metadata.name` (the pod's `spec.nodeName`).
         name: String,
     },
+    /// Poll the pod's usage (`cluster::metrics`): one probe of `/apis/metrics.k8s.io/v1beta1`,
+    /// then one GET of the pod's PodMetrics per window until the target changes; answered by
+    /// `Msg::MetricsStatus` / `Msg::PodMetricsRead`, stamped with the target's generation
+    /// (`app::usage`).
+    PollMetrics,
     /// Leave the loop and restore the terminal.
     Quit,
 }

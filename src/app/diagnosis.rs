@@ -28,6 +28,7 @@ pub fn reads(msg: &Msg) -> bool {
             | Msg::WorkloadApplied(_)
             | Msg::NodeApplied(_)
             | Msg::NodeGone(_)
+            | Msg::PodMetricsRead(_)
     )
 }
 
@@ -46,6 +47,7 @@ pub fn inputs<'a>(state: &'a State, pod: &'a PodSummary) -> Inputs<'a> {
     )
     .with_workload(state.workload.as_ref().and_then(|w| w.summary.as_ref()))
     .with_node(state.target.node.shown())
+    .with_usage(Some(&state.target.usage.history))
 }
 
 /// Whether `f` is a problem worth keeping once the pod is gone: an error or a warning that is

@@ -28,6 +28,7 @@ pub mod switcher;
 pub mod target;
 pub mod update;
 pub mod views;
+pub mod usage;
 pub mod workload;
 
 pub use cmd::Cmd;

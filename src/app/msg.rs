@@ -158,6 +158,11 @@ pub enum Msg {
     /// The pod watch's object as the server sent it, just before the `PodApplied` or
     /// `PodDeleted` built from it (the YAML and describe views read it, `app::views`).
     PodObject(std::sync::Arc<k8s_openapi::api::core::v1::Pod>),
+    /// The metrics poll (`Cmd::PollMetrics`) found whether `metrics.k8s.io/v1beta1` is served
+    /// (`app::usage`).
+    MetricsStatus(crate::model::usage::MetricsApi),
+    /// The metrics poll read the pod's PodMetrics (one window).
+    PodMetricsRead(Box<crate::model::usage::PodMetrics>),
     /// SIGTERM / SIGHUP: leave cleanly.
     Quit,
 }

@@ -84,6 +84,8 @@ pub struct Target {
     /// The last pod object the watch delivered, as k8s-openapi read it (fields its API version
     /// does not know are not kept); one copy, replaced on each event (`app::views`).
     pub object: Option<std::sync::Arc<k8s_openapi::api::core::v1::Pod>>,
+    /// The pod's resource usage from the metrics API (`app::usage`).
+    pub usage: crate::app::usage::UsageView,
 }
 
 impl Target {
@@ -132,6 +134,7 @@ impl Target {
             preferred_container: None,
             node: crate::app::node::NodeView::default(),
             object: None,
+            usage: crate::app::usage::UsageView::default(),
         }
     }
 

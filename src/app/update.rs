@@ -283,6 +283,14 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             }
             Vec::new()
         }
+        Msg::MetricsStatus(api) => {
+            super::usage::status(state, api);
+            Vec::new()
+        }
+        Msg::PodMetricsRead(metrics) => {
+            super::usage::read(state, &metrics);
+            Vec::new()
+        }
         Msg::Quit => vec![Cmd::Quit],
     }
 }
@@ -336,6 +344,7 @@ fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
     state.dirty = true;
     cmds.extend(logs::pod_changed(state, recreated));
     cmds.extend(super::node::pod_changed(state));
+    cmds.extend(super::usage::pod_changed(state));
     cmds
 }
 

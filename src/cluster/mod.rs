@@ -13,6 +13,7 @@ pub mod forward;
 mod forward_connection;
 pub mod logs;
 pub mod logs_ws;
+pub mod metrics;
 pub mod node_watch;
 pub mod on_demand;
 pub mod one_shot;

@@ -49,6 +49,8 @@ pub struct Session {
     access: Option<super::access::AccessCheck>,
     /// The watch of the pod's node (`Cmd::WatchNode`, `cluster::node_watch`).
     node_watch: Option<AbortOnDropHandle<()>>,
+    /// The metrics poll of the pod (`Cmd::PollMetrics`, `cluster::metrics`).
+    metrics_poll: Option<AbortOnDropHandle<()>>,
 }
 
 impl Session {
@@ -88,6 +90,7 @@ impl Session {
             evidence: Vec::new(),
             access: None,
             node_watch: None,
+            metrics_poll: None,
         }
     }
 
@@ -171,6 +174,7 @@ impl Session {
         self.owner_check = None;
         self.namespace_check = None;
         self.node_watch = None;
+        self.metrics_poll = None;
     }
 
     /// Whether the pod picker's list+watch is running (it runs only while the picker is open).
@@ -399,6 +403,15 @@ impl Session {
                     super::node_watch::watch_node(api, name.clone(), self.stamped()),
                 )));
             }
+            Cmd::PollMetrics => {
+                self.metrics_poll =
+                    Some(AbortOnDropHandle::new(tokio::spawn(super::metrics::poll(
+                        self.target.client.clone(),
+                        self.target.namespace.clone(),
+                        self.target.pod.clone(),
+                        self.stamped(),
+                    ))));
+            }
             // The terminal handoff is the loop's (`tui::run`).
             Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}
             Cmd::Quit => {
@@ -408,6 +421,7 @@ impl Session {
                 self.logs.clear();
                 self.evidence.clear();
                 self.node_watch = None;
+                self.metrics_poll = None;
                 self.on_demand.stop_all();
             }
         }

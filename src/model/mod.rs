@@ -21,8 +21,10 @@ pub mod pod;
 pub mod pod_ref;
 pub mod printer;
 pub mod probe;
+pub mod resources;
 pub mod sanitize;
 pub mod signal;
+pub mod usage;
 pub mod workload;
 pub mod yaml;
 

@@ -197,6 +197,7 @@ pub fn lines(
         ],
         t.label,
     ));
+    out.extend(super::usage::lines(c, pod, state, width));
     out.push(field("Image", vec![Span::raw(c.image.clone())], t.label));
     super::container_spec::lines(&mut out, c, form, t, width);
     if !c.ports.is_empty() {

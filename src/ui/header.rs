@@ -281,7 +281,8 @@ fn placement(pod: &PodSummary, state: &State) -> Vec<Vec<Span<'static>>> {
         vec![Span::styled("phase ", t.label), Span::raw(phase.to_owned())],
         vec![
             Span::styled("QoS ", t.label),
-            Span::raw(or_none(&pod.qos_class)),
+            // status.qosClass, else computed as the API server does.
+            Span::raw(crate::model::resources::qos_class(pod)),
         ],
         vec![
             Span::styled("node ", t.label),

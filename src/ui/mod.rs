@@ -27,6 +27,7 @@ pub mod prompt;
 pub mod sgr;
 pub mod switcher;
 pub mod text_view;
+pub mod usage;
 /// The styles live outside `ui` ([`crate::theme`]) so the core can hold them as data; this
 /// re-export keeps the `ui::theme` path.
 pub use crate::theme;

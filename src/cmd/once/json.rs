@@ -5,7 +5,9 @@ use serde_json::{Value, json};
 
 use crate::model::deletion::{OwnerStatus, diagnose};
 use crate::model::diagnosis::Finding;
+use crate::model::resources::{Pair, Resources, cpu_text, memory_text};
 use crate::model::signal::signal_name;
+use crate::model::usage::{PodMetrics, Sample, window_text};
 use crate::model::{
     Backoff, ContainerState, ContainerSummary, Countdown, EventSummary, PodSummary, Terminated,
 };
@@ -68,7 +70,62 @@ fn backoff_json(b: Option<&Backoff>, now: Timestamp) -> Value {
     })
 }
 
-fn container_json(c: &ContainerSummary, now: Timestamp) -> Value {
+/// `{"cpu": "100m", "memory": "256Mi"}` of one of requests/limits, the texts as written
+/// (absent keys left out).
+fn pair_json(p: &Pair) -> Value {
+    let mut m = serde_json::Map::new();
+    if let Some(a) = &p.cpu {
+        m.insert("cpu".into(), Value::String(a.text.clone()));
+    }
+    if let Some(a) = &p.memory {
+        m.insert("memory".into(), Value::String(a.text.clone()));
+    }
+    Value::Object(m)
+}
+
+/// `containers[].resources`: `{"requests": {…}, "limits": {…}}` (`docs/usage.md`).
+fn resources_json(pod: &PodSummary, c: &ContainerSummary) -> Value {
+    let r = Resources::of_container(pod, &c.name);
+    json!({"requests": pair_json(&r.requests), "limits": pair_json(&r.limits)})
+}
+
+/// `containers[].usage`: `{"cpu": "12m", "memory": "34Mi", "cpuMillicores": 12,
+/// "memoryBytes": 35651584, "window": "15s", "timestamp": "…"}` as `kubectl top` prints the
+/// values (`docs/usage.md`).
+#[must_use]
+pub fn usage_json(s: &Sample) -> Value {
+    json!({
+        "cpu": cpu_text(s.cpu_millicores),
+        "memory": memory_text(s.memory_bytes),
+        "cpuMillicores": s.cpu_millicores,
+        "memoryBytes": s.memory_bytes,
+        "window": window_text(s.window),
+        "timestamp": s.at.to_string(),
+    })
+}
+
+/// Sets `containers[].usage` of `doc` (made by [`to_json`]) from one PodMetrics read: each
+/// container's sample, `null` for a container it does not list (or without `metrics`).
+pub fn add_usage(doc: &mut Value, metrics: Option<&PodMetrics>) {
+    let Some(containers) = doc.get_mut("containers").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for c in containers {
+        let name = c
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let usage = metrics
+            .and_then(|m| m.container(&name))
+            .map_or(Value::Null, usage_json);
+        if let Some(obj) = c.as_object_mut() {
+            obj.insert("usage".into(), usage);
+        }
+    }
+}
+
+fn container_json(pod: &PodSummary, c: &ContainerSummary, now: Timestamp) -> Value {
     let signal = latest_termination(c).and_then(|t| signal_name(t.exit_code));
     json!({
         "name": c.name,
@@ -85,6 +142,8 @@ fn container_json(c: &ContainerSummary, now: Timestamp) -> Value {
         "backoff": backoff_json(c.backoff.as_ref(), now),
         "probes": c.probes,
         "spec": super::spec::json(c),
+        "resources": resources_json(pod, c),
+        "usage": Value::Null,
     })
 }
 
@@ -129,7 +188,7 @@ pub fn to_json(
             })),
             "deletion": deletion.map(|d| json!({"diagnosis": d.headline, "hint": d.hint})),
         },
-        "containers": pod.containers.iter().map(|c| container_json(c, now)).collect::<Vec<_>>(),
+        "containers": pod.containers.iter().map(|c| container_json(pod, c, now)).collect::<Vec<_>>(),
         "conditions": pod.conditions.iter().map(|c| json!({
             "type": c.type_,
             "status": c.status,

@@ -8,9 +8,9 @@
 //! [`crate::model::diagnosis::Finding`]s, each `{"rule", "severity", "container", "headline",
 //! "evidence", "hint"}`; the text starts with a `Diagnosis:` section.
 
-mod json;
+pub mod json;
 mod spec;
-mod text;
+pub mod text;
 pub mod workload;
 pub mod yaml;
 
@@ -40,14 +40,26 @@ pub async fn print(target: &Target, format: OutputFormat, now: Option<Timestamp>
     match read_snapshot(target).await {
         Ok(mut snap) => {
             let diagnosis = confirm(target, &mut snap, now).await;
+            // One GET of the pod's PodMetrics, no probe and no polling (`docs/usage.md`).
+            let metrics = match crate::cluster::metrics::read(
+                &target.client,
+                &snap.pod.namespace,
+                &snap.pod.name,
+            )
+            .await
+            {
+                crate::cluster::metrics::Read::Metrics(m) => Some(*m),
+                _ => None,
+            };
             let (pod, events, owner) = (&snap.pod, &snap.events, &snap.owner);
             let out = match format {
                 OutputFormat::Json => {
-                    let doc = to_json(pod, events, owner, &diagnosis, now);
+                    let mut doc = to_json(pod, events, owner, &diagnosis, now);
+                    json::add_usage(&mut doc, metrics.as_ref());
                     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
                 }
                 OutputFormat::Text | OutputFormat::Yaml => {
-                    to_text(pod, events, owner, &diagnosis, now)
+                    text::to_text_with_usage(pod, events, owner, &diagnosis, metrics.as_ref(), now)
                 }
             };
             print!("{out}");

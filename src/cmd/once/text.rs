@@ -8,7 +8,9 @@ use jiff::Timestamp;
 use crate::model::deletion::{OwnerStatus, diagnose};
 use crate::model::diagnosis::{Finding, Severity};
 use crate::model::duration::{format_go_duration, human_duration};
+use crate::model::resources::{Amount, Pair, Resources, cpu_text, memory_text, percent};
 use crate::model::signal::{exit_code_meaning, signal_name};
+use crate::model::usage::{PodMetrics, window_text};
 use crate::model::{
     Backoff, ContainerState, ContainerSummary, Countdown, EventSummary, PodSummary, Terminated,
 };
@@ -68,6 +70,74 @@ fn countdown_text(b: &Backoff, now: Timestamp) -> String {
         Countdown::Overdue => format!("restart overdue (back-off {approx}{delay} elapsed)"),
         Countdown::Unknown => format!("back-off {approx}{delay}, last exit time unknown"),
     }
+}
+
+/// `    Resources:  requests cpu 100m, memory 256Mi; limits memory 512Mi` and
+/// `    Usage:      cpu 12m (12% of request, 2% of limit), memory 471Mi (92% of limit)` (window
+/// and time), each when there is something to say (`docs/usage.md`).
+#[allow(clippy::cast_precision_loss)] // percentages
+fn usage_text(
+    out: &mut String,
+    pod: &PodSummary,
+    c: &ContainerSummary,
+    usage: Option<&PodMetrics>,
+) {
+    let r = Resources::of_container(pod, &c.name);
+    let pair = |p: &Pair| {
+        [("cpu", &p.cpu), ("memory", &p.memory)]
+            .iter()
+            .filter_map(|(k, a)| a.as_ref().map(|a| format!("{k} {}", a.text)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let parts: Vec<String> = [("requests", pair(&r.requests)), ("limits", pair(&r.limits))]
+        .into_iter()
+        .filter(|(_, p)| !p.is_empty())
+        .map(|(k, p)| format!("{k} {p}"))
+        .collect();
+    if !parts.is_empty() {
+        let _ = writeln!(out, "    Resources:  {}", parts.join("; "));
+    }
+    let Some(s) = usage.and_then(|m| m.container(&c.name)) else {
+        return;
+    };
+    let shares = |used: f64, req: &Option<Amount>, lim: &Option<Amount>, per: f64| {
+        let of = |a: &Option<Amount>, word: &str| {
+            a.as_ref()
+                .and_then(|a| a.value)
+                .and_then(|v| percent(used, v.as_f64() * per))
+                .map(|p| format!("{p}% of {word}"))
+        };
+        let all: Vec<String> = [of(req, "request"), of(lim, "limit")]
+            .into_iter()
+            .flatten()
+            .collect();
+        if all.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", all.join(", "))
+        }
+    };
+    let _ = writeln!(
+        out,
+        "    Usage:      cpu {}{}, memory {}{}  (window {} at {})",
+        cpu_text(s.cpu_millicores),
+        shares(
+            s.cpu_millicores as f64,
+            &r.requests.cpu,
+            &r.limits.cpu,
+            1000.0
+        ),
+        memory_text(s.memory_bytes),
+        shares(
+            s.memory_bytes as f64,
+            &r.requests.memory,
+            &r.limits.memory,
+            1.0
+        ),
+        window_text(s.window),
+        s.at
+    );
 }
 
 fn container_text(out: &mut String, c: &ContainerSummary, now: Timestamp) {
@@ -155,6 +225,19 @@ pub fn to_text(
     diagnosis: &[Finding],
     now: Timestamp,
 ) -> String {
+    to_text_with_usage(pod, events, owner, diagnosis, None, now)
+}
+
+/// [`to_text`] with each container's resources and, from one PodMetrics read, its usage.
+#[must_use]
+pub fn to_text_with_usage(
+    pod: &PodSummary,
+    events: &[EventSummary],
+    owner: &OwnerStatus,
+    diagnosis: &[Finding],
+    usage: Option<&PodMetrics>,
+    now: Timestamp,
+) -> String {
     let row = pod.row(now);
     let mut out = String::new();
     diagnosis_text(&mut out, diagnosis);
@@ -188,6 +271,7 @@ pub fn to_text(
     let _ = writeln!(out, "\nContainers (kubelet order):");
     for c in &pod.containers {
         container_text(&mut out, c, now);
+        usage_text(&mut out, pod, c, usage);
     }
     let _ = writeln!(out, "\nConditions:");
     if pod.conditions.is_empty() {

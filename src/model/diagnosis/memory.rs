@@ -124,6 +124,9 @@ pub fn oom(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Cause {
         };
         evidence.push(format!("{}: {}{cmp}", f.source, f.text));
     }
+    if let Some(seen) = super::memory_usage::last_before_kill(inp, c, t) {
+        evidence.push(format!("metrics.k8s.io: {seen}"));
+    }
     if t.exit_code == 0 {
         evidence.push("exit code 0 with reason OOMKilled: the kernel killed a process of the container; it is still a failure".to_owned());
     }

@@ -21,6 +21,7 @@ pub mod index;
 pub mod init;
 pub mod kill;
 pub mod memory;
+pub mod memory_usage;
 mod node;
 pub mod outcome;
 pub mod pod_level;
@@ -142,6 +143,9 @@ pub struct Inputs<'a> {
     pub workload: Option<&'a crate::model::workload::WorkloadSummary>,
     /// The pod's node as its watch last saw it (`docs/nodes.md`); `None` when not watched.
     pub node: Option<&'a crate::model::node::NodeSummary>,
+    /// The metrics API's samples of the pod's containers since attach (`docs/usage.md`);
+    /// `None` when not read.
+    pub usage: Option<&'a crate::model::usage::UsageHistory>,
     /// The events grouped by container, built by [`diagnose`] (`None`: rules scan `events`).
     index: Option<&'a index::EventIndex<'a>>,
 }
@@ -166,6 +170,7 @@ impl<'a> Inputs<'a> {
             now,
             workload: None,
             node: None,
+            usage: None,
             index: None,
         }
     }
@@ -177,6 +182,13 @@ impl<'a> Inputs<'a> {
         workload: Option<&'a crate::model::workload::WorkloadSummary>,
     ) -> Self {
         Inputs { workload, ..self }
+    }
+
+    /// These inputs with the containers' usage samples (`memory-near-limit`, the OOM finding's
+    /// last sample read them).
+    #[must_use]
+    pub fn with_usage(self, usage: Option<&'a crate::model::usage::UsageHistory>) -> Self {
+        Inputs { usage, ..self }
     }
 
     /// These inputs with the pod's node (the `node-not-ready` finding reads it).
@@ -300,6 +312,12 @@ pub fn diagnose(inp: &Inputs<'_>) -> Vec<Finding> {
             }
         }
         init::findings(inp, &mut problems);
+        problems.extend(
+            inp.pod
+                .containers
+                .iter()
+                .filter_map(|c| memory_usage::near_limit(inp, c)),
+        );
         if problems.is_empty() {
             waiting::sandbox(inp, &mut problems);
         }
