@@ -275,3 +275,45 @@ async fn the_session_sees_the_leak_warns_before_the_kill_and_quotes_the_last_sam
     session.execute(&podscope::app::Cmd::Quit);
     sim.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn once_warns_from_its_one_sample_when_memory_nears_the_limit() {
+    // The OOM program's memory grows to its 512Mi limit over 45 s of each run (docs/metrics.md),
+    // so near the end of a run one `--once` sample is above 90 % of it.
+    let sim = start(4.0, &["oomkilled"], Some(1), &[]).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
+    loop {
+        let once = common::sim::podscope_once(
+            sim.kubeconfig_path(),
+            "default",
+            "coord-2",
+            sim.store().now(),
+        );
+        assert!(
+            once.status.success(),
+            "{}",
+            String::from_utf8_lossy(&once.stderr)
+        );
+        let doc: Value = serde_json::from_slice(&once.stdout).expect("JSON");
+        let near = doc["diagnosis"]
+            .as_array()
+            .and_then(|d| d.iter().find(|f| f["rule"] == "memory-near-limit"));
+        if let Some(f) = near {
+            let headline = f["headline"].as_str().unwrap_or_default();
+            assert!(headline.starts_with("memory "), "{f}");
+            assert!(headline.contains("of limit 512Mi ("), "{f}");
+            assert!(
+                headline.contains("one sample so far"),
+                "a single reading has no trend: {f}"
+            );
+            assert_eq!(f["severity"], "warning", "{f}");
+            assert_eq!(f["container"], "coord", "{f}");
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no --once reading above 90 % of the limit: {doc}"
+        );
+    }
+    sim.shutdown().await;
+}

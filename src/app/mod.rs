@@ -27,8 +27,8 @@ pub mod state;
 pub mod switcher;
 pub mod target;
 pub mod update;
-pub mod views;
 pub mod usage;
+pub mod views;
 pub mod workload;
 
 pub use cmd::Cmd;

@@ -88,6 +88,9 @@ pub struct Snapshot {
     /// The workload the pod was chosen from (`podscope deploy/web --once`), for the rollout
     /// findings; `None` for a pod target. Set by the caller after [`read_snapshot`].
     pub workload: Option<crate::model::workload::WorkloadSummary>,
+    /// The one PodMetrics sample `--once` read (`docs/usage.md`), for `memory-near-limit`;
+    /// empty when the metrics API answered nothing. Set by the caller after [`read_snapshot`].
+    pub usage: crate::model::usage::UsageHistory,
 }
 
 impl Snapshot {
@@ -103,7 +106,8 @@ impl Snapshot {
                 &self.owner,
                 now,
             )
-            .with_workload(self.workload.as_ref()),
+            .with_workload(self.workload.as_ref())
+            .with_usage(Some(&self.usage)),
         )
     }
 }
@@ -196,6 +200,7 @@ pub async fn read_snapshot(target: &Target) -> Result<Snapshot, ReadError> {
         log_tails,
         related: Related::new(),
         workload: None,
+        usage: crate::model::usage::UsageHistory::default(),
     })
 }
 

@@ -39,8 +39,8 @@ pub async fn print(target: &Target, format: OutputFormat, now: Option<Timestamp>
     }
     match read_snapshot(target).await {
         Ok(mut snap) => {
-            let diagnosis = confirm(target, &mut snap, now).await;
-            // One GET of the pod's PodMetrics, no probe and no polling (`docs/usage.md`).
+            // One GET of the pod's PodMetrics, no probe and no polling (`docs/usage.md`); its
+            // sample feeds the diagnosis (`memory-near-limit`) and the usage fields.
             let metrics = match crate::cluster::metrics::read(
                 &target.client,
                 &snap.pod.namespace,
@@ -51,6 +51,10 @@ pub async fn print(target: &Target, format: OutputFormat, now: Option<Timestamp>
                 crate::cluster::metrics::Read::Metrics(m) => Some(*m),
                 _ => None,
             };
+            if let Some(m) = &metrics {
+                snap.usage.push(m);
+            }
+            let diagnosis = confirm(target, &mut snap, now).await;
             let (pod, events, owner) = (&snap.pod, &snap.events, &snap.owner);
             let out = match format {
                 OutputFormat::Json => {
