@@ -6,12 +6,12 @@ use std::collections::HashMap;
 
 use k8s_openapi::api::core::v1::{Event, Pod};
 use kube::Api;
-use kube::api::LogParams;
 use tokio::sync::mpsc::Sender;
 use tokio::sync::watch;
 
+mod logs;
+
 use super::config::Target;
-use super::logs::{StreamSpec, stream_task_from};
 use super::logs_ws::{LogSource, LogTransport};
 use super::target_tx::TargetTx;
 use super::watch::{watch_events, watch_pod};
@@ -228,49 +228,11 @@ impl Session {
                 previous,
                 since,
                 tail_lines,
-            } => {
-                self.logs.retain(|_, t| !t.is_finished());
-                let source = self.log_source.clone().unwrap_or_else(|| {
-                    LogSource::Http(Api::namespaced(
-                        self.target.client.clone(),
-                        &self.target.namespace,
-                    ))
-                });
-                let spec = StreamSpec {
-                    stream: *stream,
-                    pod: self.target.pod.clone(),
-                    container: container.clone(),
-                    // `update` tags lines with the instance it knows.
-                    instance: 0,
-                    params: LogParams {
-                        container: Some(container.clone()),
-                        follow: !previous,
-                        previous: *previous,
-                        timestamps: true,
-                        since_time: *since,
-                        tail_lines: *tail_lines,
-                        ..LogParams::default()
-                    },
-                };
-                let task = tokio::spawn(stream_task_from(source, spec, self.stamped()));
-                self.logs.insert(*stream, AbortOnDropHandle::new(task));
-            }
+            } => self.follow_logs(*stream, container, *previous, *since, *tail_lines),
             Cmd::StopLogs { stream } => {
                 self.logs.remove(stream);
             }
-            Cmd::SaveLogs { path, contents } => {
-                let (path, contents, tx) = (path.clone(), contents.clone(), self.stamped());
-                tokio::spawn(async move {
-                    let file = path.clone();
-                    let result = tokio::task::spawn_blocking(move || {
-                        std::fs::write(&file, contents.as_bytes()).map(|()| contents.len())
-                    })
-                    .await
-                    .map_err(|e| e.to_string())
-                    .and_then(|r| r.map_err(|e| e.to_string()));
-                    let _ = tx.send(Msg::LogsSaved { path, result }).await;
-                });
-            }
+            Cmd::SaveLogs { path, contents } => self.save(path, contents),
             Cmd::AddDebugContainer { target } => {
                 self.on_demand
                     .add_debug(&self.target, target.clone(), self.stamped());
@@ -354,36 +316,7 @@ impl Session {
                 container,
                 previous,
                 restart_count,
-            } => {
-                let source = self.log_source.clone().unwrap_or_else(|| {
-                    LogSource::Http(Api::namespaced(
-                        self.target.client.clone(),
-                        &self.target.namespace,
-                    ))
-                });
-                let (pod, container, previous, restart_count) = (
-                    self.target.pod.clone(),
-                    container.clone(),
-                    *previous,
-                    *restart_count,
-                );
-                self.evidence.retain(|t| !t.is_finished());
-                self.evidence.push(self.ask(async move {
-                    let tail = super::evidence::read_log_tail(
-                        &source,
-                        &pod,
-                        &container,
-                        previous,
-                        restart_count,
-                    )
-                    .await;
-                    Msg::LogTailRead {
-                        container,
-                        previous,
-                        tail,
-                    }
-                }));
-            }
+            } => self.read_log_tail(container, *previous, *restart_count),
             Cmd::Lookup(object) => {
                 let (client, ns, object) = (
                     self.target.client.clone(),
