@@ -60,14 +60,16 @@ pub fn render(frame: &mut Frame, area: Rect, state: &State) {
             })
             .sum()
     };
-    // Too narrow: first drop the container moves (the arrow keys are guessable), then `Enter
-    // diagnosis` (the diagnosis block's title says it), then hints from the middle (the front
+    // Too narrow: first drop the container moves (the arrow keys are guessable), then the YAML
+    // and describe views (help lists them), then `Enter diagnosis` (the diagnosis block's title
+    // says it), then hints from the middle (the front
     // while the log pane has focus), never `? help` and `q quit` (the table's last two), and
     // last of all the keys of the focused events pane or of the expanded diagnosis and `P
     // switch pod` (the one way to another pod: nothing else on screen says it).
     let fits = |g: &[(keymap::Action, Vec<String>, &str)]| width(g) <= usize::from(area.width) + 2;
     for drop in [
         &[keymap::Action::NextContainer, keymap::Action::PrevContainer][..],
+        &[keymap::Action::OpenYaml, keymap::Action::OpenDescribe][..],
         &[keymap::Action::ExpandDiagnosis][..],
     ] {
         if !fits(&groups) {
