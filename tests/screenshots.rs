@@ -3,6 +3,8 @@
 //! `screenshots/<name>.svg` (dark) and `screenshots/<name>-light.svg`.
 
 mod common;
+mod usage_support;
+mod views_support;
 
 use common::{cases, key, render, svg};
 use crossterm::event::KeyCode;
@@ -67,4 +69,20 @@ fn write_screenshots() {
     update(&mut event, key(KeyCode::Down));
     update(&mut event, key(KeyCode::Down));
     write(&dir, "event-selected", &render(&event, 120, 40));
+    // A leak climbing toward the memory limit: the usage block and the warning.
+    let mut leak = usage_support::attached(podscope::ui::theme::Theme::colored());
+    usage_support::leaking(&mut leak);
+    write(&dir, "usage-leak", &render(&leak, 120, 40));
+    // The seed's hello pod: its YAML with a search, and its describe view.
+    let mut yaml = views_support::hello_state(podscope::theme::Theme::colored());
+    update(&mut yaml, key(KeyCode::Char('y')));
+    update(&mut yaml, key(KeyCode::Char('/')));
+    for c in "readinessProbe".chars() {
+        update(&mut yaml, key(KeyCode::Char(c)));
+    }
+    update(&mut yaml, key(KeyCode::Enter));
+    write(&dir, "yaml-view", &render(&yaml, 120, 40));
+    let mut describe = views_support::hello_state(podscope::theme::Theme::colored());
+    update(&mut describe, key(KeyCode::Char('D')));
+    write(&dir, "describe-view", &render(&describe, 120, 40));
 }

@@ -1,59 +1,21 @@
 //! The usage block of the container detail at 80×24 and 120×40: a leak climbing toward the
 //! memory limit (samples shaped as metrics-server writes them), its sparkline, the shares of
-//! the request and the limit, the QoS class computed in the header, and the `memory-near-limit` warning still on
-//! screen; requests and limits without metrics and the one line without the metrics API.
+//! the request and the limit, the QoS class computed in the header, and the `memory-near-limit`
+//! warning still on screen; requests and limits without metrics and the one line without the metrics API.
 
 mod common;
+mod usage_support;
 
 use common::{render, rows, text};
-use k8s_openapi::api::core::v1::Pod;
-use podscope::app::{Msg, State, update};
-use podscope::model::PodSummary;
-use podscope::model::usage::{MetricsApi, PodMetrics};
+use podscope::app::{Msg, update};
+use podscope::model::usage::MetricsApi;
 use podscope::ui::theme::Theme;
-use serde_json::json;
-
-/// `built::pod()` with `app` requesting 100m/256Mi, limited to 500m/512Mi, attached at 12:00.
-fn attached() -> State {
-    let mut p = common::built::pod();
-    p["spec"]["containers"][0]["resources"] = json!({
-        "requests": {"cpu": "100m", "memory": "256Mi"},
-        "limits": {"cpu": "500m", "memory": "512Mi"}
-    });
-    let pod: Pod = serde_json::from_value(p).expect("a Pod");
-    let now = common::built::now();
-    let mut s = State::new("default", "web", now, Theme::monochrome());
-    update(&mut s, Msg::Tick(now));
-    update(
-        &mut s,
-        Msg::PodApplied(Box::new(PodSummary::from_pod(&pod))),
-    );
-    s
-}
-
-/// 20 windows of 15 s up to 12:00:00: memory from 338Mi rising 7Mi a window to 471Mi, CPU
-/// around 12m.
-fn leaking(s: &mut State) {
-    for i in 0..20i64 {
-        let at = jiff::Timestamp::from_second(1_740_830_400 - 15 * (19 - i)).expect("ts");
-        let body = json!({
-            "kind": "PodMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
-            "metadata": {"name": "web", "namespace": "default", "creationTimestamp": at.to_string()},
-            "timestamp": at.to_string(), "window": "15s",
-            "containers": [{"name": "app", "usage": {
-                "cpu": format!("{}n", 9_000_000 + (i % 4) * 1_000_000),
-                "memory": format!("{}Ki", (338 + 7 * i) * 1024)
-            }}]
-        });
-        let m = PodMetrics::from_json(&body.to_string()).expect("PodMetrics");
-        update(s, Msg::PodMetricsRead(Box::new(m)));
-    }
-}
+use usage_support::{attached, leaking};
 
 #[test]
 fn a_leak_climbing_to_the_limit() {
     for (w, h) in [(80, 24), (120, 40)] {
-        let mut s = attached();
+        let mut s = attached(Theme::monochrome());
         leaking(&mut s);
         let backend = render(&s, w, h);
         let screen = rows(&backend);
@@ -90,7 +52,7 @@ fn a_leak_climbing_to_the_limit() {
 
 #[test]
 fn requests_and_limits_without_metrics() {
-    let mut s = attached();
+    let mut s = attached(Theme::monochrome());
     update(&mut s, Msg::MetricsStatus(MetricsApi::Absent));
     let screen = text(&render(&s, 120, 40));
     assert!(
