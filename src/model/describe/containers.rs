@@ -8,7 +8,7 @@ use k8s_openapi::api::core::v1::{
 };
 
 use super::out::{Out, clean, go_bool_title, go_quote, multiline, opt, rfc1123z, split_lines};
-use super::{Layout, env, probe, quantity};
+use super::{Layout, describe_probe, env, quantity};
 
 /// Writes `label:` (` <none>` when empty) and one block per container, its status found by name.
 pub(super) fn describe(
@@ -202,7 +202,7 @@ fn probes(o: &mut Out, c: &Container) {
         ("Startup", &c.startup_probe),
     ] {
         if let Some(p) = p {
-            o.field(2, title, &clean(&probe::describe_probe(p)));
+            o.field(2, title, &clean(&describe_probe(p)));
         }
     }
 }

@@ -8,7 +8,6 @@ mod env;
 mod events;
 mod meta;
 mod out;
-mod probe;
 mod qos;
 mod quantity;
 mod tabwriter;
@@ -22,7 +21,7 @@ use crate::model::duration::human_duration;
 
 use out::{Out, clean, multiline, opt, rfc1123z};
 
-pub use probe::describe_probe;
+pub use crate::model::probe::describe_probe;
 pub use qos::pod_qos_class;
 
 /// Which kubectl release's describe layout to reproduce: its minor version (`27` for 1.27; the
