@@ -10,7 +10,7 @@ mod meta;
 mod out;
 mod probe;
 mod qos;
-mod quantity;
+pub mod quantity;
 mod tabwriter;
 mod volumes;
 
