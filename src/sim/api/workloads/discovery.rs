@@ -43,10 +43,11 @@ fn group_json(name: &str) -> Value {
     json!({"name": name, "versions": [v.clone()], "preferredVersion": v})
 }
 
-/// `GET /apis` (and `/apis/`): the [`GROUPS`], then `metrics.k8s.io` unless metrics are off
-/// (`docs/metrics.md` §1).
+/// `GET /apis` (and `/apis/`): `apiregistration.k8s.io` (the highest group priority), the
+/// [`GROUPS`], then `metrics.k8s.io` unless metrics are off (`docs/metrics.md` §1).
 pub(crate) async fn group_list(State(store): State<Store>) -> Response {
-    let mut groups: Vec<Value> = GROUPS.iter().map(|g| group_json(g)).collect();
+    let mut groups = vec![crate::sim::api::apiservices::group_json()];
+    groups.extend(GROUPS.iter().map(|g| group_json(g)));
     if store.metrics_config().enabled {
         groups.push(crate::sim::metrics::routes::group_json());
     }
