@@ -330,6 +330,8 @@ async fn podscope_sim(args: &[&str], kc: &Path) -> tokio::process::Child {
     })
     .await;
     assert_eq!(ready, Ok(true), "podscope sim printed no kubeconfig line");
+    // Keep reading: a closed pipe would make the sim's next line (`try: …`) fail and exit it.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     sim
 }
 

@@ -1,5 +1,5 @@
-//! The scheduler's volume check for the one simulated node (`docs/kubelet-references.md`
-//! §Scheduling): the `VolumeBinding` plugin's PreFilter (`pkg/scheduler/framework/plugins/
+//! The scheduler for the one simulated node (`docs/kubelet-references.md` §Scheduling): the
+//! node filters of [`node_fit`] (nodeSelector, required node affinity, taints, cordon) and the `VolumeBinding` plugin's PreFilter (`pkg/scheduler/framework/plugins/
 //! volumebinding/volume_binding.go`) rejects a pod whose `persistentVolumeClaim` volume names
 //! a claim that does not exist, is being deleted, or is not bound yet (every claim binds
 //! immediately here: there are no StorageClasses). Such a pod is not handed to the kubelet: it
@@ -9,6 +9,8 @@
 //! helpful for scheduling.`). [`retry`] runs on every store change (from the controller
 //! driver) and admits it once the claims are bound, as the scheduler's queue moves a pod back
 //! on a PVC or PV event.
+
+pub mod node_fit;
 
 use std::collections::HashSet;
 use std::sync::{Mutex, MutexGuard};
@@ -57,6 +59,22 @@ pub fn volume_reason(store: &Store, pod: &Pod) -> Option<String> {
         }
     }
     unbound.then(|| "pod has unbound immediate PersistentVolumeClaims".to_string())
+}
+
+/// The `FailedScheduling` message when `pod` cannot be placed now, `None` when it can: the
+/// volume check (a PreFilter: its reason stands alone) first, then the node filters of
+/// [`node_fit`] against the simulated node (a Filter: its reason counts the nodes, `1 …`).
+/// Without any Node object the pod is placed (the kubelet's node registers at start).
+pub fn unschedulable(store: &Store, pod: &Pod) -> Option<String> {
+    if let Some(reason) = volume_reason(store, pod) {
+        return Some(message(&reason));
+    }
+    let nodes = store.list(Resource::Nodes, None).0;
+    let node = nodes.iter().find_map(|o| match o {
+        Object::Node(n) => Some(n),
+        _ => None,
+    })?;
+    node_fit::reason(pod, node).map(|r| message(&format!("1 {r}")))
 }
 
 /// The `FailedScheduling` message for `reason` on the one-node cluster.
@@ -124,18 +142,17 @@ fn unschedulable_status(msg: &str, at: jiff::Timestamp) -> PodStatus {
 }
 
 /// Schedules the just-created pod `ns/name`: hands it to the kubelet ([`Intent::Admit`]) when
-/// its volumes allow, else holds it back as Unschedulable (see the module docs).
+/// its volumes and the node allow ([`unschedulable`]), else holds it back as Unschedulable (see the module docs).
 pub(crate) fn schedule(store: &Store, ns: &str, name: &str) {
     let Some(pod) = store.pod(ns, name) else {
         return;
     };
-    match volume_reason(store, &pod) {
+    match unschedulable(store, &pod) {
         None => store.submit(Intent::Admit {
             namespace: ns.to_string(),
             name: name.to_string(),
         }),
-        Some(reason) => {
-            let msg = message(&reason);
+        Some(msg) => {
             let now = store.now();
             let _ = store.try_update_pod(ns, name, |p| {
                 p.status = Some(unschedulable_status(&msg, now));
@@ -149,7 +166,8 @@ pub(crate) fn schedule(store: &Store, ns: &str, name: &str) {
     }
 }
 
-/// Looks again at every held pod of this store: admits the ones whose claims are bound now,
+/// Looks again at every held pod of this store (after any change, a Node's labels or taints
+/// too, as the scheduler's queue moves pods back on Node events): admits the ones that fit now,
 /// updates the reason of the others when it changed, forgets the ones being deleted.
 pub(crate) fn retry(store: &Store) {
     let uids: Vec<String> = store.scheduler_held().lock().iter().cloned().collect();
@@ -174,7 +192,7 @@ pub(crate) fn retry(store: &Store) {
             store.scheduler_held().lock().remove(&uid);
             continue;
         }
-        match volume_reason(store, &pod) {
+        match unschedulable(store, &pod) {
             None => {
                 store.scheduler_held().lock().remove(&uid);
                 let _ = store.try_update_pod(&ns, &name, |p| {
@@ -189,8 +207,7 @@ pub(crate) fn retry(store: &Store) {
                     name,
                 });
             }
-            Some(reason) => {
-                let msg = message(&reason);
+            Some(msg) => {
                 let same = pod
                     .status
                     .as_ref()

@@ -9,7 +9,7 @@ mod events;
 mod meta;
 mod out;
 mod qos;
-mod quantity;
+pub mod quantity;
 mod tabwriter;
 mod volumes;
 

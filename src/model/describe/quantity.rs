@@ -53,7 +53,7 @@ pub(super) fn ceil_milli(v: f64) -> f64 {
 /// exponent, lowers the exponent to a multiple of 3 (multiplying the digits back) and prints
 /// with the SI suffix of that exponent (`n u m "" k M G T P E`), or `eN` in exponent format.
 /// Text it cannot read (or too large for 128-bit arithmetic) is returned unchanged.
-pub(super) fn canonical(s: &str) -> String {
+pub fn canonical(s: &str) -> String {
     canonical_of(s).unwrap_or_else(|| s.to_string())
 }
 

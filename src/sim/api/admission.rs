@@ -8,7 +8,8 @@
 //! `terminationMessagePath: /dev/termination-log`, `terminationMessagePolicy: File`,
 //! `imagePullPolicy` (`Always` for `:latest` or no tag, else `IfNotPresent`), `resources: {}`,
 //! port `protocol: TCP`, probe `timeoutSeconds 1, periodSeconds 10, successThreshold 1,
-//! failureThreshold 3`, httpGet `scheme: HTTP`, `path: /`; `status.phase: Pending`.
+//! failureThreshold 3`, httpGet `scheme: HTTP`, `path: /`; `status.phase: Pending`; and for
+//! pods and templates alike [`spec_defaults`] (`fieldRef.apiVersion: v1`, canonical quantities).
 //!
 //! Then the ServiceAccount plugin ([`service_account`]: the account must exist, the
 //! `kube-api-access-*` volume and mounts) and the scheduler's volume check
@@ -24,6 +25,7 @@ use super::status::ApiError;
 use super::store::Store;
 
 pub mod service_account;
+pub mod spec_defaults;
 
 /// The fields the API server would reject, as `field: Required value` style causes.
 pub(crate) fn validate(pod: &Pod) -> Vec<String> {
@@ -127,6 +129,7 @@ pub(crate) fn default_pod_template(spec: &mut PodSpec) {
     for c in &mut spec.containers {
         default_container(c);
     }
+    spec_defaults::apply(spec);
 }
 
 /// Applies the API server's defaults (see the module docs).
@@ -168,6 +171,7 @@ pub(crate) fn apply_defaults(pod: &mut Pod) {
     for c in &mut spec.containers {
         default_container(c);
     }
+    spec_defaults::apply(spec);
     pod.status = Some(PodStatus {
         phase: Some("Pending".into()),
         ..PodStatus::default()

@@ -9,6 +9,7 @@
 //! answer follows the wire protocol of `docs/protocols.md`.
 
 pub(crate) mod admission;
+pub(crate) mod apiservices;
 pub(crate) mod apply;
 pub(crate) mod auth;
 pub(crate) mod collection_writes;

@@ -81,6 +81,7 @@ pub fn router(store: Store) -> Router {
         .merge(super::core::routes())
         .merge(workloads::routes())
         .merge(crate::sim::metrics::routes())
+        .merge(super::apiservices::routes())
         .fallback(|| async { ApiError::no_route() })
         .layer(axum::middleware::from_fn_with_state(
             store.clone(),

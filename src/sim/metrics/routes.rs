@@ -86,18 +86,27 @@ async fn group(State(store): State<Store>) -> Response {
 /// (PodMetrics, namespaced), verbs `get` and `list`, as metrics-server registers them.
 async fn resources(State(store): State<Store>) -> Response {
     respond(sample_of(&store).map(|_| {
-        let entry = |name: &str, namespaced: bool, kind: &str| {
-            json!({"name": name, "singularName": "", "namespaced": namespaced, "kind": kind,
-                   "verbs": ["get", "list"]})
-        };
         json_response(
             StatusCode::OK,
             &json!({
                 "kind": "APIResourceList", "apiVersion": "v1", "groupVersion": API_VERSION,
-                "resources": [entry("nodes", false, "NodeMetrics"), entry("pods", true, "PodMetrics")],
+                "resources": resource_entries(),
             }),
         )
     }))
+}
+
+/// The `APIResource` entries of `metrics.k8s.io/v1beta1` (see [`resources`]).
+#[must_use]
+pub fn resource_entries() -> Vec<Value> {
+    let entry = |name: &str, namespaced: bool, kind: &str| {
+        json!({"name": name, "singularName": "", "namespaced": namespaced, "kind": kind,
+               "verbs": ["get", "list"]})
+    };
+    vec![
+        entry("nodes", false, "NodeMetrics"),
+        entry("pods", true, "PodMetrics"),
+    ]
 }
 
 async fn list_all_pods(

@@ -6,10 +6,11 @@
 //! (`docs/workloads-api.md` §1, `docs/core-api.md` §1).
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
+use super::discovery_aggregated as aggregated;
 use crate::sim::api::object::Resource;
 use crate::sim::api::status::{ApiError, json_response};
 use crate::sim::api::store::Store;
@@ -43,10 +44,37 @@ fn group_json(name: &str) -> Value {
     json!({"name": name, "versions": [v.clone()], "preferredVersion": v})
 }
 
-/// `GET /apis` (and `/apis/`): the [`GROUPS`], then `metrics.k8s.io` unless metrics are off
-/// (`docs/metrics.md` §1).
-pub(crate) async fn group_list(State(store): State<Store>) -> Response {
-    let mut groups: Vec<Value> = GROUPS.iter().map(|g| group_json(g)).collect();
+/// `GET /apis` (and `/apis/`): `apiregistration.k8s.io` (the highest group priority), the
+/// [`GROUPS`], then `metrics.k8s.io` unless metrics are off (`docs/metrics.md` §1).
+pub(crate) async fn group_list(State(store): State<Store>, h: HeaderMap) -> Response {
+    if let Some(v) = aggregated::wanted(&h) {
+        let mut groups = vec![(
+            crate::sim::api::apiservices::GROUP.to_string(),
+            vec![aggregated::version_entry(
+                crate::sim::api::apiservices::GROUP,
+                "v1",
+                &crate::sim::api::apiservices::resource_entries(),
+            )],
+        )];
+        for g in GROUPS {
+            let entries = resource_entries(g);
+            groups.push((
+                g.to_string(),
+                vec![aggregated::version_entry(g, "v1", &entries)],
+            ));
+        }
+        if store.metrics_config().enabled {
+            let (group, version) = (crate::sim::metrics::GROUP, crate::sim::metrics::VERSION);
+            let entries = crate::sim::metrics::routes::resource_entries();
+            groups.push((
+                group.to_string(),
+                vec![aggregated::version_entry(group, version, &entries)],
+            ));
+        }
+        return aggregated::response(v, groups);
+    }
+    let mut groups = vec![crate::sim::api::apiservices::group_json()];
+    groups.extend(GROUPS.iter().map(|g| group_json(g)));
     if store.metrics_config().enabled {
         groups.push(crate::sim::metrics::routes::group_json());
     }
@@ -172,7 +200,11 @@ pub(crate) async fn core_resources() -> Response {
 }
 
 /// `GET /api` (and `/api/`): the one legacy version, `v1`.
-pub(crate) async fn api_versions() -> Response {
+pub(crate) async fn api_versions(h: HeaderMap) -> Response {
+    if let Some(v) = aggregated::wanted(&h) {
+        let core = aggregated::version_entry("", "v1", &resource_entries(""));
+        return aggregated::response(v, vec![(String::new(), vec![core])]);
+    }
     json_response(
         StatusCode::OK,
         &json!({

@@ -8,6 +8,7 @@
 pub mod defaults;
 pub(crate) mod delete;
 pub(crate) mod discovery;
+pub(crate) mod discovery_aggregated;
 mod scale;
 pub mod validate;
 pub(crate) mod writes;
