@@ -6,7 +6,7 @@ pub mod quantity;
 
 use k8s_openapi::api::core::v1::Container;
 
-pub use qos::qos_class;
+pub use qos::{qos_class, qos_class_of};
 pub use quantity::{MI, Quantity, cpu_text, memory_text};
 
 use super::pod::PodSummary;

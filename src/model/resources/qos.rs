@@ -2,6 +2,7 @@
 //! server does (`pkg/apis/core/helper/qos/qos.go`, `ComputePodQOS`), in our words:
 //!
 //! - only `cpu` and `memory` count, and only amounts above zero;
+//! - pod-level `spec.resources`, when set, stand for the containers';
 //! - no request and no limit in any init or regular container → `BestEffort`;
 //! - every container limits both `cpu` and `memory`, and every request equals its limit (the
 //!   API server defaults a missing request to the limit) → `Guaranteed`;
@@ -9,30 +10,46 @@
 
 use std::collections::BTreeMap;
 
+use k8s_openapi::api::core::v1::{PodSpec, ResourceRequirements};
+
 use super::quantity::Quantity;
 use crate::model::pod::PodSummary;
 
 /// `Guaranteed`, `Burstable` or `BestEffort` for `pod`.
 #[must_use]
 pub fn qos_class(pod: &PodSummary) -> String {
-    if let Some(q) = pod.qos_class.as_deref().filter(|q| !q.is_empty()) {
-        return q.to_owned();
-    }
-    compute(pod).to_owned()
+    qos_class_of(pod.qos_class.as_deref(), &pod.spec)
 }
 
-fn compute(pod: &PodSummary) -> &'static str {
+/// The class for a pod whose `status.qosClass` is `status` (used when set and not empty) and
+/// whose spec is `spec` (computed from it otherwise); `kubectl describe`'s `QoS Class` too.
+#[must_use]
+pub fn qos_class_of(status: Option<&str>, spec: &PodSpec) -> String {
+    if let Some(q) = status.filter(|q| !q.is_empty()) {
+        return q.to_owned();
+    }
+    compute(spec).to_owned()
+}
+
+fn compute(spec: &PodSpec) -> &'static str {
     let mut requests: BTreeMap<&str, Quantity> = BTreeMap::new();
     let mut limits: BTreeMap<&str, Quantity> = BTreeMap::new();
     let mut guaranteed = true;
-    let spec = &pod.spec;
-    for c in spec
-        .init_containers
-        .iter()
-        .flatten()
-        .chain(&spec.containers)
-    {
-        let r = c.resources.as_ref();
+    let pod_level = spec
+        .resources
+        .as_ref()
+        .filter(|r| r.requests.is_some() || r.limits.is_some());
+    let each: Vec<Option<&ResourceRequirements>> = match pod_level {
+        Some(r) => vec![Some(r)],
+        None => spec
+            .init_containers
+            .iter()
+            .flatten()
+            .chain(&spec.containers)
+            .map(|c| c.resources.as_ref())
+            .collect(),
+    };
+    for r in each {
         for (name, q) in r.and_then(|r| r.requests.as_ref()).into_iter().flatten() {
             if let Some(key) = supported(name)
                 && let Ok(v) = Quantity::parse(&q.0)
