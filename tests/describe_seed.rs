@@ -13,85 +13,13 @@ mod describe_support;
 use std::collections::BTreeMap;
 
 use common::kubelet::seed_node;
+use common::seed;
 use common::sim::{all_ready, client, scenario, wait_pod};
 use describe_support::read;
 use jiff::{SignedDuration, Timestamp};
 use podscope::model::EventSummary;
 use podscope::model::describe::{Layout, describe_pod_with};
 use podscope::sim::{SimClock, SimConfig, Simulator};
-
-/// The seed's `kubectl describe pod hello` container and condition sections (verbatim, as the
-/// article's author shortened them).
-const SEED_DESCRIBE: &str = "Init Containers:
-  render-config:
-    Image:          busybox:1.37
-    State:          Terminated
-      Reason:       Completed
-      Exit Code:    0
-    Ready:          True
-    Restart Count:  0
-  proxy:
-    Image:          nginx:1.29
-    Port:           8081/TCP (proxy)
-    State:          Running
-    Ready:          True
-    Restart Count:  0
-    Readiness:      http-get http://:proxy/nginx-health delay=0s timeout=1s period=10s #success=1 #failure=3
-    Startup:        http-get http://:proxy/nginx-health delay=0s timeout=1s period=1s #success=1 #failure=10
-Containers:
-  hello:
-    Image:          ghcr.io/example/hello:1.0
-    Image ID:       ghcr.io/example/hello@sha256:a5066cd40ef37b9b889ddfbe9c1860b3afe231b96b975000e0edca3fdd6f4a4a
-    Port:           8080/TCP (http)
-    State:          Running
-    Ready:          True
-    Restart Count:  0
-    Liveness:       http-get http://:http/healthz delay=0s timeout=2s period=10s #success=1 #failure=3
-    Readiness:      http-get http://:http/readyz delay=0s timeout=2s period=5s #success=1 #failure=2
-    Startup:        http-get http://:http/healthz delay=0s timeout=1s period=2s #success=1 #failure=15
-Conditions:
-  Type                        Status
-  PodReadyToStartContainers   True
-  Initialized                 True
-  Ready                       True
-  ContainersReady             True
-  PodScheduled                True
-";
-
-/// The seed's Events table: (type, reason, from, message without the `fieldPath: ` prefix the
-/// seed's kubectl put before it).
-const SEED_EVENTS: &[(&str, &str, &str, &str)] = &[
-    (
-        "Normal",
-        "Scheduled",
-        "default-scheduler",
-        "Successfully assigned default/hello to k8s-node-2",
-    ),
-    (
-        "Normal",
-        "Pulled",
-        "kubelet",
-        "Container image \"busybox:1.37\" already present on machine and can be accessed by the pod",
-    ),
-    ("Normal", "Created", "kubelet", "Container created"),
-    ("Normal", "Started", "kubelet", "Container started"),
-    (
-        "Normal",
-        "Pulled",
-        "kubelet",
-        "Container image \"nginx:1.29\" already present on machine and can be accessed by the pod",
-    ),
-    ("Normal", "Created", "kubelet", "Container created"),
-    ("Normal", "Started", "kubelet", "Container started"),
-    (
-        "Normal",
-        "Pulled",
-        "kubelet",
-        "Container image \"ghcr.io/example/hello:1.0\" already present on machine and can be accessed by the pod",
-    ),
-    ("Normal", "Created", "kubelet", "Container created"),
-    ("Normal", "Started", "kubelet", "Container started"),
-];
 
 /// The top-level section titles (`Key:` at column 0), in order.
 fn sections(text: &str) -> Vec<String> {
@@ -208,7 +136,7 @@ async fn hello_matches_the_seed_section_for_section() {
     }
 
     let ours = blocks(&text);
-    let seed = blocks(SEED_DESCRIBE);
+    let seed = blocks(seed::DESCRIBE);
     let order = |b: &BTreeMap<String, Vec<(String, String)>>, t: &str| -> Vec<String> {
         let mut names: Vec<(usize, String)> = b
             .keys()
@@ -225,7 +153,7 @@ async fn hello_matches_the_seed_section_for_section() {
     };
     assert_eq!(
         order(&ours, &text),
-        order(&seed, SEED_DESCRIBE),
+        order(&seed, seed::DESCRIBE),
         "container order"
     );
     for (block, lines) in &seed {
@@ -252,9 +180,9 @@ async fn hello_matches_the_seed_section_for_section() {
         }
     }
 
-    let want: Vec<(String, String, String, String)> = SEED_EVENTS
+    let want: Vec<(String, String, String, String)> = seed::EVENTS
         .iter()
-        .map(|(t, r, f, m)| (t.to_string(), r.to_string(), f.to_string(), m.to_string()))
+        .map(|(t, r, _, f, m)| (t.to_string(), r.to_string(), f.to_string(), m.to_string()))
         .collect();
     // Every kubelet event names its container by fieldPath before the message; the seed's
     // table is kept without that prefix.

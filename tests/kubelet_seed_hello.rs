@@ -86,39 +86,6 @@ spec:
     emptyDir: {}
 "#;
 
-/// The Events table of the seed's `kubectl describe pod hello` (Kubernetes 1.36): reason and
-/// message columns.
-const SEED_EVENTS: &[(&str, &str)] = &[
-    (
-        "Scheduled",
-        "Successfully assigned default/hello to k8s-node-2",
-    ),
-    (
-        "Pulled",
-        "spec.initContainers{render-config}: Container image \"busybox:1.37\" already present on machine and can be accessed by the pod",
-    ),
-    (
-        "Created",
-        "spec.initContainers{render-config}: Container created",
-    ),
-    (
-        "Started",
-        "spec.initContainers{render-config}: Container started",
-    ),
-    (
-        "Pulled",
-        "spec.initContainers{proxy}: Container image \"nginx:1.29\" already present on machine and can be accessed by the pod",
-    ),
-    ("Created", "spec.initContainers{proxy}: Container created"),
-    ("Started", "spec.initContainers{proxy}: Container started"),
-    (
-        "Pulled",
-        "spec.containers{hello}: Container image \"ghcr.io/example/hello:1.0\" already present on machine and can be accessed by the pod",
-    ),
-    ("Created", "spec.containers{hello}: Container created"),
-    ("Started", "spec.containers{hello}: Container started"),
-];
-
 #[test]
 fn watch_rows_match_the_seed() {
     let mut k = kubelet();
@@ -154,9 +121,17 @@ fn events_follow_init_sidecar_main_order_with_1_36_texts() {
             (reason, shown)
         })
         .collect();
-    let want: Vec<(String, String)> = SEED_EVENTS
+    // The seed's kubectl (Kubernetes 1.36) printed the fieldPath before the message.
+    let want: Vec<(String, String)> = common::seed::EVENTS
         .iter()
-        .map(|(r, m)| (r.to_string(), m.to_string()))
+        .map(|(_, r, fp, _, m)| {
+            let shown = if fp.is_empty() {
+                (*m).to_string()
+            } else {
+                format!("{fp}: {m}")
+            };
+            (r.to_string(), shown)
+        })
         .collect();
     assert_eq!(got, want);
 }

@@ -8,77 +8,9 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::cluster::{run, run_file, spawn};
+use common::seed;
 use common::sim::{all_ready, scenario, start_dynamic_for_kubectl, wait_log_followers, wait_pod};
 use jiff::Timestamp;
-
-/// The seed's `kubectl describe pod hello` container and condition sections (verbatim, already
-/// shortened by the article's author).
-const SEED_DESCRIBE: &str = "Init Containers:
-  render-config:
-    Image:          busybox:1.37
-    State:          Terminated
-      Reason:       Completed
-      Exit Code:    0
-    Ready:          True
-    Restart Count:  0
-  proxy:
-    Image:          nginx:1.29
-    Port:           8081/TCP (proxy)
-    State:          Running
-    Ready:          True
-    Restart Count:  0
-    Readiness:      http-get http://:proxy/nginx-health delay=0s timeout=1s period=10s #success=1 #failure=3
-    Startup:        http-get http://:proxy/nginx-health delay=0s timeout=1s period=1s #success=1 #failure=10
-Containers:
-  hello:
-    Image:          ghcr.io/example/hello:1.0
-    Image ID:       ghcr.io/example/hello@sha256:a5066cd40ef37b9b889ddfbe9c1860b3afe231b96b975000e0edca3fdd6f4a4a
-    Port:           8080/TCP (http)
-    State:          Running
-    Ready:          True
-    Restart Count:  0
-    Liveness:       http-get http://:http/healthz delay=0s timeout=2s period=10s #success=1 #failure=3
-    Readiness:      http-get http://:http/readyz delay=0s timeout=2s period=5s #success=1 #failure=2
-    Startup:        http-get http://:http/healthz delay=0s timeout=1s period=2s #success=1 #failure=15
-Conditions:
-  Type                        Status
-  PodReadyToStartContainers   True
-  Initialized                 True
-  Ready                       True
-  ContainersReady             True
-  PodScheduled                True
-";
-
-/// The seed's Events table: (reason, from, message without the `fieldPath: ` prefix that
-/// kubectl ≥1.33 adds).
-const SEED_EVENTS: &[(&str, &str, &str)] = &[
-    (
-        "Scheduled",
-        "default-scheduler",
-        "Successfully assigned default/hello to k8s-node-2",
-    ),
-    (
-        "Pulled",
-        "kubelet",
-        "Container image \"busybox:1.37\" already present on machine and can be accessed by the pod",
-    ),
-    ("Created", "kubelet", "Container created"),
-    ("Started", "kubelet", "Container started"),
-    (
-        "Pulled",
-        "kubelet",
-        "Container image \"nginx:1.29\" already present on machine and can be accessed by the pod",
-    ),
-    ("Created", "kubelet", "Container created"),
-    ("Started", "kubelet", "Container started"),
-    (
-        "Pulled",
-        "kubelet",
-        "Container image \"ghcr.io/example/hello:1.0\" already present on machine and can be accessed by the pod",
-    ),
-    ("Created", "kubelet", "Container created"),
-    ("Started", "kubelet", "Container started"),
-];
 
 /// `container → [(key, value)]` for the `    Key:  value` lines (and `      Reason:` etc.) of each
 /// container block in a describe text; `Conditions` rows under the key `Conditions`.
@@ -161,7 +93,7 @@ async fn describe_then_delete_hello_as_the_seed_shows() {
         "{text}"
     );
     let got = blocks(&text);
-    for (container, lines) in blocks(SEED_DESCRIBE) {
+    for (container, lines) in blocks(seed::DESCRIBE) {
         let have = got.get(&container).cloned().unwrap_or_default();
         for (k, v) in lines {
             let found = have
@@ -179,9 +111,9 @@ async fn describe_then_delete_hello_as_the_seed_shows() {
             }
         }
     }
-    let want: Vec<(String, String, String)> = SEED_EVENTS
+    let want: Vec<(String, String, String)> = seed::EVENTS
         .iter()
-        .map(|(r, f, m)| (r.to_string(), f.to_string(), m.to_string()))
+        .map(|(_, r, _, f, m)| (r.to_string(), f.to_string(), m.to_string()))
         .collect();
     assert_eq!(events(&text), want, "{text}");
 

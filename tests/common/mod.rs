@@ -22,6 +22,7 @@ pub mod picker;
 pub mod pod_json;
 pub mod python;
 pub mod run;
+pub mod seed;
 pub mod sim;
 pub mod svg;
 pub mod tmux;
