@@ -184,6 +184,33 @@ fn below_ninety_percent_there_is_no_warning() {
 }
 
 #[test]
+fn a_fast_climb_warns_below_ninety_percent_when_the_limit_comes_before_two_more_samples() {
+    // The oomkilled scenario at 15 s windows: 409Mi, then 452Mi (88 %), rising ~172Mi/min —
+    // the kill comes ~21 s later, before a sample could show 90 %.
+    let (mut s, _) = attached(&limited());
+    for (at, mi) in [("11:59:45", 409), ("12:00:00", 452)] {
+        read(
+            &mut s,
+            &metrics_body(
+                "web",
+                &format!("2025-03-01T{at}Z"),
+                &[("app", 1_000_000, mi * 1024)],
+            ),
+        );
+    }
+    let f = s
+        .target
+        .diagnosis
+        .iter()
+        .find(|f| f.rule == "memory-near-limit")
+        .expect("the warning at 88 %");
+    assert_eq!(
+        f.headline,
+        "memory 452Mi of limit 512Mi (88%), rising 172Mi/min: an OOM kill is likely within ~21s"
+    );
+}
+
+#[test]
 fn the_oom_finding_quotes_the_last_sample_before_the_kill() {
     let case = "04-crashloop-oomkilled-jvm";
     let mut s = common::cases::state(case, true);

@@ -100,6 +100,11 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             // A page of the log pane: about half the screen (the pane's exact height is the
             // view's business).
             state.target.logs.page = usize::from(rows / 2).max(1);
+            // A taller screen shows more of an open YAML/describe view: no blank rows below its end.
+            let page = super::views::page(state);
+            if let super::overlay::Overlay::View(view) = &mut state.overlay {
+                view.scroll = view.scroll.min(view.max_scroll(page));
+            }
             state.dirty = true;
             Vec::new()
         }

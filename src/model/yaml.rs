@@ -26,7 +26,8 @@ pub fn pod_value(pod: &Pod) -> Value {
 pub fn normalised(object: &Value, managed_fields: bool) -> Value {
     let mut v = sorted(object);
     if !managed_fields && let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.remove("managedFields");
+        // `shift_remove`: the keys after it keep their (sorted) order.
+        meta.shift_remove("managedFields");
     }
     v
 }
@@ -51,7 +52,47 @@ fn sorted(v: &Value) -> Value {
 /// written (a `Value` always can).
 #[must_use]
 pub fn to_yaml(object: &Value, managed_fields: bool) -> String {
-    serde_yaml_ng::to_string(&normalised(object, managed_fields)).unwrap_or_default()
+    let text = serde_yaml_ng::to_string(&normalised(object, managed_fields)).unwrap_or_default();
+    quote_timestamps(&text)
+}
+
+/// A plain scalar that a YAML 1.1 reader (PyYAML, go-yaml v2) takes for a timestamp, not a
+/// string: `2026-12-01`, `2026-12-01T23:10:01Z`, `2001-12-14 21:59:43.10 -5` (the 1.1
+/// timestamp type's pattern).
+fn timestamp_like(value: &str) -> bool {
+    static PATTERN: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"^\d{4}-\d{1,2}-\d{1,2}(([Tt]|[ \t]+)\d{1,2}:\d{2}:\d{2}(\.\d*)?([ \t]*(Z|[-+]\d{1,2}(:\d{2})?))?)?$",
+        )
+        .ok()
+    });
+    PATTERN.as_ref().is_some_and(|p| p.is_match(value))
+}
+
+/// `text` with every timestamp-like plain value double-quoted, as kubectl writes them
+/// (`creationTimestamp: "2026-12-01T23:10:01Z"`), so a YAML 1.1 reader gets the same string
+/// kubectl's output gives it. A value after `key: ` or a list's `- `; block scalars untouched.
+fn quote_timestamps(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches('\n');
+        let value_at = body.find(": ").map(|i| i + 2).or_else(|| {
+            body.trim_start()
+                .starts_with("- ")
+                .then(|| body.len() - body.trim_start().len() + 2)
+        });
+        match value_at {
+            Some(at) if timestamp_like(&body[at..]) => {
+                out.push_str(&body[..at]);
+                out.push('"');
+                out.push_str(&body[at..]);
+                out.push('"');
+                out.push_str(&line[body.len()..]);
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
 }
 
 /// The lines of `text` safe for a terminal: each one through [`sanitize`] (an escape
@@ -91,5 +132,33 @@ mod tests {
         }
         let back: Value = serde_yaml_ng::from_str(&text).expect("parses");
         assert_eq!(back["metadata"]["annotations"]["x"], "a\u{1b}[2Jb");
+    }
+
+    #[test]
+    fn hiding_managed_fields_keeps_the_order_of_the_keys_after_it() {
+        let obj = json!({"metadata": {"uid": "u", "name": "a", "managedFields": [], "labels": {}}});
+        assert_eq!(
+            to_yaml(&obj, false),
+            "metadata:\n  labels: {}\n  name: a\n  uid: u\n"
+        );
+    }
+
+    #[test]
+    fn timestamps_are_quoted_as_kubectl_writes_them() {
+        let obj = json!({"metadata": {"creationTimestamp": "2026-12-01T23:10:01Z"},
+            "status": {"startTime": "2026-12-01T23:10:02Z", "dates": ["2026-12-01"],
+            "message": "started 2026-12-01T23:10:02Z"}});
+        let text = to_yaml(&obj, false);
+        assert!(
+            text.contains("  creationTimestamp: \"2026-12-01T23:10:01Z\"\n"),
+            "{text}"
+        );
+        assert!(text.contains("  - \"2026-12-01\"\n"), "{text}");
+        assert!(
+            text.contains("  message: started 2026-12-01T23:10:02Z\n"),
+            "{text}"
+        );
+        let back: Value = serde_yaml_ng::from_str(&text).expect("parses");
+        assert_eq!(back, normalised(&obj, false));
     }
 }

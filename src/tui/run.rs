@@ -158,6 +158,10 @@ async fn event_loop(
                 })
                 .wrap_err("drawing the screen")?;
             state.dirty = false;
+            // The terminal's size is known at the first draw; no resize event says it.
+            if state.screen != Some(size) {
+                let _ = update(state, Msg::Resize(size.0, size.1));
+            }
             let extents = crate::ui::extents(state, size.0, size.1);
             if extents != state.extents {
                 // Only clamps scrolls: no effects.

@@ -1,7 +1,8 @@
 //! What the metrics API's samples add to the memory story (`docs/usage.md` "Diagnosis"):
 //!
 //! - `memory-near-limit` (warning): a running container's last working set, sampled in its
-//!   current instance, passed 90 % of `limits.memory`; the growth rate over the recent samples
+//!   current instance, passed 90 % of `limits.memory` (or 75 % while rising fast enough to
+//!   reach it within two sampling windows, before another sample could show 90 %); the growth rate over the recent samples
 //!   and the time left at that rate are stated, since the kernel's OOM killer acts at the limit
 //!   without warning.
 //! - the OOMKilled finding ([`super::memory::oom`]) quotes the last sample taken before the kill
@@ -17,6 +18,9 @@ use crate::model::usage::window_text;
 
 /// The share of `limits.memory` past which the warning is given.
 pub const NEAR_LIMIT: f64 = 0.9;
+/// Below [`NEAR_LIMIT`], the share past which a growth that reaches the limit within two
+/// sampling windows is warned about too.
+pub const SOON_FROM: f64 = 0.75;
 /// Growth below this (bytes per minute) is "not rising".
 const FLAT_BYTES_PER_MIN: f64 = 256.0 * 1024.0;
 
@@ -53,19 +57,30 @@ pub fn near_limit(inp: &Inputs<'_>, c: &ContainerSummary) -> Option<Finding> {
     let limit_text = resources.limits.memory.as_ref()?.text.clone();
     let last = history.since(*started_at).last()?;
     let ratio = last.memory_bytes as f64 / limit as f64;
-    if ratio <= NEAR_LIMIT {
+    let rate = history.memory_rate_per_min(*started_at);
+    // Rising so fast that the limit comes before the next two samples: the 90 % mark would
+    // only be seen, if at all, after the kill.
+    let limit_before_two_windows = rate.is_some_and(|r| {
+        r > FLAT_BYTES_PER_MIN
+            && (limit - last.memory_bytes).max(0) as f64 / r * 60.0
+                <= 2.0 * last.window.as_secs_f64()
+    });
+    if ratio <= NEAR_LIMIT && !(ratio > SOON_FROM && limit_before_two_windows) {
         return None;
     }
     let pct = percent(last.memory_bytes as f64, limit as f64).unwrap_or(0);
     let used = memory_text(last.memory_bytes);
-    let rate = history.memory_rate_per_min(*started_at);
     let trend = match rate {
         Some(r) if r > FLAT_BYTES_PER_MIN => {
-            let minutes = ((limit - last.memory_bytes).max(0) as f64 / r)
-                .round()
-                .max(1.0) as i64;
+            // Under a minute left, in seconds (at 506Mi of 512Mi rising 171Mi/min: ~2s).
+            let seconds = ((limit - last.memory_bytes).max(0) as f64 / r * 60.0).round() as i64;
+            let left = if seconds < 60 {
+                format!("~{}s", seconds.max(1))
+            } else {
+                format!("~{} min", (seconds as f64 / 60.0).round() as i64)
+            };
             format!(
-                ", rising {}: an OOM kill is likely within ~{minutes} min",
+                ", rising {}: an OOM kill is likely within {left}",
                 rate_text(r)
             )
         }
