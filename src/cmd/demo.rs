@@ -66,12 +66,13 @@ pub async fn run(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
         .pod
         .clone()
         .unwrap_or_else(|| DEFAULT_DEMO_POD.to_owned());
-    let namespace = fixtures
+    // A case's static pod lives in a namespace of its own; a name the live scenarios in
+    // `default` also use (`coord-2`) means the live one (read after the cluster started).
+    let fixture_namespace = fixtures
         .iter()
         .filter_map(|d| load_fixture(d).ok())
         .find(|f| f.pod.metadata.name.as_deref() == Some(wanted.as_str()))
-        .and_then(|f| f.pod.metadata.namespace.clone())
-        .unwrap_or_else(|| "default".to_owned());
+        .and_then(|f| f.pod.metadata.namespace.clone());
     let sim = match Simulator::start(SimConfig {
         fixtures,
         // `--once` would otherwise catch the scenarios at t=0 (Pending): run the demo cluster's
@@ -97,6 +98,10 @@ pub async fn run(args: &DemoArgs) -> color_eyre::Result<ExitCode> {
             eprintln!("podscope: cannot start the demo cluster: {e}");
             return Ok(ExitCode::from(EXIT_SETUP_ERROR));
         }
+    };
+    let namespace = match fixture_namespace {
+        Some(ns) if sim.store().pod("default", &wanted).is_none() => ns,
+        _ => "default".to_owned(),
     };
     let mut attach = AttachArgs {
         target: Some(wanted),
