@@ -292,16 +292,22 @@ async fn the_memory_pressure_scenario_evicts_the_best_effort_pod() {
         Some("Running"),
         "the Burstable pod stays"
     );
-    let evicted = store
-        .list(Resource::Events, Some("default"))
-        .0
-        .into_iter()
-        .any(|o| match o {
-            Object::Event(e) => {
-                e.reason.as_deref() == Some("Evicted")
-                    && e.involved_object.name.as_deref() == Some("scratch")
-            }
-            _ => false,
-        });
-    assert!(evicted, "an Evicted event");
+    // The eviction manager records the event after it writes the pod's status.
+    let evicted = || {
+        store
+            .list(Resource::Events, Some("default"))
+            .0
+            .into_iter()
+            .any(|o| match o {
+                Object::Event(e) => {
+                    e.reason.as_deref() == Some("Evicted")
+                        && e.involved_object.name.as_deref() == Some("scratch")
+                }
+                _ => false,
+            })
+    };
+    assert!(
+        wait_until(Duration::from_secs(10), evicted).await,
+        "an Evicted event"
+    );
 }

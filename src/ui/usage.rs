@@ -27,9 +27,10 @@ pub const SPARK_MAX: usize = 24;
 const SPARK_MIN: usize = 4;
 const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
-/// The sparkline of `values` (the last `cells` of them), from the smallest shown (`▁`) to
-/// `top` (`█`; the largest value when `None` or smaller), so a climb toward a limit shows as
-/// one however far below it the values started.
+/// The sparkline of `values` (the last `cells` of them). With a limit `top`: from the smallest
+/// shown (`▁`) to `top` (`█`), so a climb toward the limit shows as one however far below it
+/// the values started. Without one: from 0 to the largest, so a steady value with a little
+/// jitter stays level (`▇█▇`) instead of looking like a collapse (`█▁█`).
 #[must_use]
 #[allow(
     clippy::cast_precision_loss,
@@ -38,7 +39,11 @@ const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█
 )] // cell heights
 pub fn sparkline(values: &[i64], top: Option<i64>, cells: usize) -> String {
     let shown = &values[values.len().saturating_sub(cells)..];
-    let lo = shown.iter().copied().min().unwrap_or(0).max(0);
+    let lo = if top.is_some() {
+        shown.iter().copied().min().unwrap_or(0).max(0)
+    } else {
+        0
+    };
     let hi = shown
         .iter()
         .copied()
@@ -191,6 +196,22 @@ pub fn lines(
         limit_style(mem_used, mem_limit, 1.0, t),
         t,
     ));
+    // A stopped container has no current usage: the numbers above are its last instance's.
+    if !matches!(c.state, crate::model::ContainerState::Running { .. })
+        && let Some(s) = last
+    {
+        out.push(field(
+            "Usage",
+            vec![Span::styled(
+                format!(
+                    "last sample {} UTC; not running now",
+                    s.at.strftime("%H:%M:%S")
+                ),
+                t.dim,
+            )],
+            t.label,
+        ));
+    }
     out
 }
 
@@ -203,7 +224,8 @@ mod tests {
         assert_eq!(sparkline(&[0, 256, 512], Some(512), 8), "▁▅█");
         assert_eq!(sparkline(&[384, 448, 512], Some(512), 8), "▁▅█");
         assert_eq!(sparkline(&[400, 430], Some(512), 8), "▁▃");
-        assert_eq!(sparkline(&[1, 2, 3, 4], None, 2), "▁█");
+        assert_eq!(sparkline(&[1, 2, 3, 4], None, 2), "▆█");
+        assert_eq!(sparkline(&[11, 12, 11], None, 8), "▇█▇");
         assert_eq!(sparkline(&[0, 0], None, 8), "▁▁");
     }
 }

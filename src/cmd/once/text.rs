@@ -150,7 +150,7 @@ fn container_text(out: &mut String, c: &ContainerSummary, now: Timestamp) {
             _ => format!("Waiting {reason}"),
         },
         ContainerState::Running { started_at } => {
-            format!("Running since {} ago", ago(*started_at, now))
+            format!("Running, started {} ago", ago(*started_at, now))
         }
         ContainerState::Terminated(t) => describe_terminated(t, now),
     };
