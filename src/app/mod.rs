@@ -21,6 +21,7 @@ pub mod msg;
 pub mod node;
 pub mod notice;
 pub mod overlay;
+mod pod_applied;
 pub mod prompt;
 pub mod shell;
 pub mod state;

@@ -3,9 +3,7 @@
 use super::keymap::{Action, action_in};
 use super::logs::actions as logs;
 use super::state::{Connection, State};
-use super::target::Target;
 use super::{Cmd, Msg};
-use crate::model::PodSummary;
 use crate::model::event::sort_newest_first;
 use crate::model::sanitize::sanitize;
 
@@ -129,7 +127,7 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
         {
             Vec::new()
         }
-        Msg::PodApplied(pod) => pod_applied(state, *pod),
+        Msg::PodApplied(pod) => super::pod_applied::pod_applied(state, *pod),
         Msg::PodAbsent => {
             let mut cmds = Vec::new();
             if !matches!(state.target.connection, Connection::Deleted { .. }) {
@@ -156,7 +154,7 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             Vec::new()
         }
         Msg::PodDeleted(pod) => {
-            keep_selection(state, &pod);
+            super::pod_applied::keep_selection(state, &pod);
             // Dated by the deletion request, which is what the person did; the DELETED event
             // comes after the kubelet stopped the containers, seconds later.
             let at = pod
@@ -298,71 +296,6 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
         }
         Msg::Quit => vec![Cmd::Quit],
     }
-}
-
-fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
-    let mut cmds = Vec::new();
-    let recreated = state
-        .target
-        .pod
-        .as_ref()
-        .is_some_and(|old| old.uid != pod.uid);
-    match &state.target.pod {
-        None => {
-            state.target.selected = state.first_selection(&pod);
-            cmds.push(Cmd::WatchEvents {
-                uid: pod.uid.clone(),
-            });
-        }
-        Some(old) if old.uid != pod.uid => {
-            // The person was looking at a container: keep it when the new pod has it.
-            let kept = state
-                .selected_container()
-                .and_then(|c| pod.containers.iter().position(|n| n.name == c.name));
-            let generation = state.generations.allocate();
-            // The new instance's object arrived just before (`Msg::PodObject`).
-            let object = state.target.object.take();
-            state.target = Target::recreated(&state.target, generation);
-            state.target.object = object;
-            super::notice::post(state, format!("pod recreated (new UID {})", pod.uid));
-            state.target.selected = kept.unwrap_or_else(|| state.first_selection(&pod));
-            cmds.push(Cmd::PodRecreated { generation });
-            cmds.push(Cmd::WatchEvents {
-                uid: pod.uid.clone(),
-            });
-        }
-        Some(_) => keep_selection(state, &pod),
-    }
-    if let Some(owner) = crate::model::deletion::owner_check_needed(&pod)
-        && state.target.owner_asked.as_deref() != Some(owner.uid.as_str())
-    {
-        state.target.owner_asked = Some(owner.uid.clone());
-        state.target.owner = crate::model::deletion::OwnerStatus::Unknown;
-        cmds.push(Cmd::CheckOwner {
-            namespace: pod.namespace.clone(),
-            owner: owner.clone(),
-        });
-    }
-    state.target.pod = Some(pod);
-    state.target.namespace_missing = false;
-    state.target.connection = Connection::Live;
-    state.dirty = true;
-    cmds.extend(logs::pod_changed(state, recreated));
-    cmds.extend(super::node::pod_changed(state));
-    cmds.extend(super::usage::pod_changed(state));
-    cmds
-}
-
-/// Keeps the same container (by name) selected when the pod's container list changes.
-fn keep_selection(state: &mut State, new: &PodSummary) {
-    let name = state.selected_container().map(|c| c.name.clone());
-    let by_name = name.and_then(|n| new.containers.iter().position(|c| c.name == n));
-    state.target.selected = by_name.unwrap_or_else(|| {
-        state
-            .target
-            .selected
-            .min(new.containers.len().saturating_sub(1))
-    });
 }
 
 fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
