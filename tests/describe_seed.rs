@@ -30,40 +30,6 @@ fn sections(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// `block → [(key, value)]`: each container's `Key:  value` lines (indent 4 and 6) under its
-/// name, and the `Conditions` rows under `Conditions`.
-fn blocks(text: &str) -> BTreeMap<String, Vec<(String, String)>> {
-    let mut out: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
-    let mut current: Option<String> = None;
-    let mut in_containers = false;
-    for line in text.lines() {
-        let indent = line.len() - line.trim_start().len();
-        if indent == 0 {
-            in_containers = matches!(line, "Init Containers:" | "Containers:");
-            current = (line == "Conditions:").then(|| "Conditions".to_string());
-            continue;
-        }
-        if in_containers && indent == 2 && line.trim_end().ends_with(':') {
-            current = Some(line.trim().trim_end_matches(':').to_string());
-            continue;
-        }
-        let Some(c) = current.clone() else { continue };
-        if c == "Conditions" {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            if f.len() == 2 && f[0] != "Type" {
-                out.entry(c).or_default().push((f[0].into(), f[1].into()));
-            }
-        } else if let Some((k, v)) = line.trim().split_once(':')
-            && (indent == 4 || indent == 6)
-        {
-            out.entry(c)
-                .or_default()
-                .push((k.trim().to_string(), v.trim().to_string()));
-        }
-    }
-    out
-}
-
 /// The Events rows as (type, reason, from, message), cut at the header's column starts.
 fn events(text: &str) -> Vec<(String, String, String, String)> {
     let lines: Vec<&str> = text.lines().collect();
@@ -135,8 +101,8 @@ async fn hello_matches_the_seed_section_for_section() {
         assert!(lines.contains(&want), "no {want:?} in\n{text}");
     }
 
-    let ours = blocks(&text);
-    let seed = blocks(seed::DESCRIBE);
+    let ours = seed::blocks(&text);
+    let seed = seed::blocks(seed::DESCRIBE);
     let order = |b: &BTreeMap<String, Vec<(String, String)>>, t: &str| -> Vec<String> {
         let mut names: Vec<(usize, String)> = b
             .keys()

@@ -5,46 +5,10 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-
 use common::cluster::{run, run_file, spawn};
 use common::seed;
 use common::sim::{all_ready, scenario, start_dynamic_for_kubectl, wait_log_followers, wait_pod};
 use jiff::Timestamp;
-
-/// `container → [(key, value)]` for the `    Key:  value` lines (and `      Reason:` etc.) of each
-/// container block in a describe text; `Conditions` rows under the key `Conditions`.
-fn blocks(text: &str) -> BTreeMap<String, Vec<(String, String)>> {
-    let mut out: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
-    let mut current: Option<String> = None;
-    let mut in_containers = false;
-    for line in text.lines() {
-        let indent = line.len() - line.trim_start().len();
-        if indent == 0 {
-            in_containers = matches!(line, "Init Containers:" | "Containers:");
-            current = (line == "Conditions:").then(|| "Conditions".to_string());
-            continue;
-        }
-        if in_containers && indent == 2 && line.trim_end().ends_with(':') {
-            current = Some(line.trim().trim_end_matches(':').to_string());
-            continue;
-        }
-        let Some(c) = current.clone() else { continue };
-        if c == "Conditions" {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            if f.len() == 2 && f[0] != "Type" {
-                out.entry(c).or_default().push((f[0].into(), f[1].into()));
-            }
-        } else if let Some((k, v)) = line.trim().split_once(':')
-            && (indent == 4 || indent == 6)
-        {
-            out.entry(c)
-                .or_default()
-                .push((k.trim().to_string(), v.trim().to_string()));
-        }
-    }
-    out
-}
 
 fn events(text: &str) -> Vec<(String, String, String)> {
     let mut rows = Vec::new();
@@ -92,8 +56,8 @@ async fn describe_then_delete_hello_as_the_seed_shows() {
             .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["QoS", "Class:", "BestEffort"]),
         "{text}"
     );
-    let got = blocks(&text);
-    for (container, lines) in blocks(seed::DESCRIBE) {
+    let got = seed::blocks(&text);
+    for (container, lines) in seed::blocks(seed::DESCRIBE) {
         let have = got.get(&container).cloned().unwrap_or_default();
         for (k, v) in lines {
             let found = have

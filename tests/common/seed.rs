@@ -2,6 +2,8 @@
 //! container, a native sidecar gated by a startupProbe, the main container with three probes),
 //! shared by the tests that check kubectl, our describe text and the kubelet model against it.
 
+use std::collections::BTreeMap;
+
 /// The seed's `kubectl describe pod hello` container and condition sections (verbatim, as the
 /// article's author shortened them).
 pub const DESCRIBE: &str = "Init Containers:
@@ -114,3 +116,37 @@ pub const EVENTS: &[(&str, &str, &str, &str, &str)] = &[
         "Container started",
     ),
 ];
+
+/// `block → [(key, value)]`: each container's `Key:  value` lines (indent 4 and 6) under its
+/// name, and the `Conditions` rows under `Conditions`.
+pub fn blocks(text: &str) -> BTreeMap<String, Vec<(String, String)>> {
+    let mut out: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    let mut in_containers = false;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if indent == 0 {
+            in_containers = matches!(line, "Init Containers:" | "Containers:");
+            current = (line == "Conditions:").then(|| "Conditions".to_string());
+            continue;
+        }
+        if in_containers && indent == 2 && line.trim_end().ends_with(':') {
+            current = Some(line.trim().trim_end_matches(':').to_string());
+            continue;
+        }
+        let Some(c) = current.clone() else { continue };
+        if c == "Conditions" {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() == 2 && f[0] != "Type" {
+                out.entry(c).or_default().push((f[0].into(), f[1].into()));
+            }
+        } else if let Some((k, v)) = line.trim().split_once(':')
+            && (indent == 4 || indent == 6)
+        {
+            out.entry(c)
+                .or_default()
+                .push((k.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    out
+}
