@@ -4,7 +4,8 @@
 /// The quantity's value in base units (`500m` → 0.5, `128Mi` → 134217728, `1e3` → 1000):
 /// a decimal number with an optional binary suffix (`Ki` … `Ei`), decimal suffix (`n`, `u`,
 /// `m`, `k`, `M`, `G`, `T`, `P`, `E`) or exponent (`e3`, `E-2`). `None` when malformed.
-pub(super) fn parse(s: &str) -> Option<f64> {
+#[must_use]
+pub fn parse(s: &str) -> Option<f64> {
     let s = s.trim();
     let split = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))

@@ -21,30 +21,7 @@ use crate::sim::api::store::Store;
 
 /// A quantity (`1Gi`, `500M`, `2`, `1.5Gi`) in bytes; `None` when it does not parse.
 pub fn bytes(q: &Quantity) -> Option<f64> {
-    let s = q.0.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
-        .unwrap_or(s.len());
-    let (num, suffix) = s.split_at(split);
-    let n: f64 = num.parse().ok()?;
-    let mult = match suffix {
-        "" => 1.0,
-        "m" => 1e-3,
-        "k" => 1e3,
-        "M" => 1e6,
-        "G" => 1e9,
-        "T" => 1e12,
-        "P" => 1e15,
-        "E" => 1e18,
-        "Ki" => 1024.0,
-        "Mi" => 1024f64.powi(2),
-        "Gi" => 1024f64.powi(3),
-        "Ti" => 1024f64.powi(4),
-        "Pi" => 1024f64.powi(5),
-        "Ei" => 1024f64.powi(6),
-        _ => return None,
-    };
-    Some(n * mult)
+    crate::model::describe::quantity::parse(&q.0)
 }
 
 fn storage(map: Option<&std::collections::BTreeMap<String, Quantity>>) -> f64 {
