@@ -183,6 +183,11 @@ const LINES: &[(&str, &str, &[(&str, &str)])] = &[
         &[("host", "kafka-0.kafka-headless")],
     ),
     (
+        "nc: bad address 'wiki-mysql.db.svc.cluster.local'",
+        "app-dns-bad-address",
+        &[("host", "wiki-mysql.db.svc.cluster.local")],
+    ),
+    (
         r#"WARNING: failed to connect to PostgreSQL server, getaddrinfo() failed with error "Temporary failure in name resolution""#,
         "app-dns-gai-again",
         &[],

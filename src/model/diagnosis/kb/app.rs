@@ -232,6 +232,16 @@ pub const ENTRIES: &[Entry] = &[
         source: "Java SE API, java.net.UnknownHostException (`Thrown to indicate that the IP address of a host could not be determined`)",
     },
     Entry {
+        id: "app-dns-bad-address",
+        on: APP,
+        pattern: r"(?:nc|wget|ping|telnet|nslookup): bad address '(?P<host>[^']+)'",
+        meaning: "busybox in {container} could not resolve {host}: the name gave no address from the pod's DNS — a typo, a Service in another namespace (reachable as <service>.<namespace>.svc), a Service not created yet, or a DNS failure (busybox does not say which; nslookup {host} from the same pod does)",
+        action: "find the Service {container} waits for (kubectl get svc -A) and correct the name in {container}'s command, or create the Service it expects",
+        fix: Fix::App,
+        severity: Severity::Error,
+        source: "busybox libbb/xconnect.c str2sockaddr (`bad address '%s'` when getaddrinfo fails), used by nc, wget, ping and telnet",
+    },
+    Entry {
         id: "app-dns-gai-again",
         on: APP,
         pattern: r"Temporary failure in name resolution|\[Errno -3\]",
