@@ -237,7 +237,10 @@ fn case_20_the_classic_sidecar_is_not_ready_the_app_is() {
         Severity::Warning,
         Some("mesh-proxy"),
         &["mesh-proxy", "not ready", "503", "echo is ready"],
-        &["kubectl logs echo-svc-6b7d9c5f4-498nm -c mesh-proxy"],
+        &[
+            "log mesh-proxy (current)",
+            "failed to fetch workload certificate from the CA",
+        ],
     );
 }
 
@@ -294,9 +297,9 @@ fn every_case_is_diagnosed_with_sanitised_bounded_text() {
         let all = diagnosis(&case, OwnerStatus::Unknown);
         assert!(!all.is_empty(), "{case}: no finding");
         for f in &all {
-            for s in std::iter::once(&f.headline)
-                .chain(&f.evidence)
-                .chain(&f.hint)
+            for s in std::iter::once(f.headline.as_str())
+                .chain(f.evidence.iter().map(|e| e.text.as_str()))
+                .chain(f.action.as_deref())
             {
                 assert!(
                     !s.chars().any(|c| c.is_control()),

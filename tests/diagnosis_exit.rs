@@ -194,12 +194,12 @@ fn a_liveness_kill_long_after_start_is_not_a_slow_start() {
     let f = first(&diagnose(&p, &[killing])).clone();
     assert_eq!(f.rule, "liveness-kill", "{}", said(&f));
     assert!(
-        f.hint
+        f.action
             .as_deref()
             .unwrap_or("")
             .contains("stopped answering"),
         "{:?}",
-        f.hint
+        f.action
     );
 }
 
@@ -208,9 +208,9 @@ fn unexplained_signals_list_their_candidates() {
     let f = first(&diagnose(&crashlooping("Error", 137, 2), &[])).clone();
     assert_eq!(f.rule, "sigkill");
     assert!(
-        f.hint.as_deref().unwrap_or("").contains("candidates"),
+        f.action.as_deref().unwrap_or("").contains("candidates"),
         "{:?}",
-        f.hint
+        f.action
     );
     let f = first(&diagnose(&crashlooping("Error", 143, 2), &[])).clone();
     assert_eq!(f.rule, "sigterm");
@@ -243,9 +243,9 @@ fn exit_0_under_restart_policy_always_is_a_restart_by_design() {
     let f = first(&diagnose(&crashlooping("Completed", 0, 6), &[])).clone();
     assert_eq!(f.rule, "completed-and-restarted");
     assert!(
-        f.hint.as_deref().unwrap_or("").contains("Job"),
+        f.action.as_deref().unwrap_or("").contains("Job"),
         "{:?}",
-        f.hint
+        f.action
     );
 }
 
@@ -285,9 +285,12 @@ fn a_healthy_pod_says_so_and_a_failed_one_never_restarts() {
         f.headline
     );
     assert!(
-        f.hint.as_deref().unwrap_or("").contains("recreate the pod"),
+        f.action
+            .as_deref()
+            .unwrap_or("")
+            .contains("recreate the pod"),
         "{:?}",
-        f.hint
+        f.action
     );
 }
 
@@ -310,12 +313,12 @@ fn an_application_exit_quotes_its_last_words_and_the_env_value_they_name() {
         said(f)
     );
     assert!(
-        f.hint
+        f.action
             .as_deref()
             .unwrap_or("")
             .starts_with("check env PORT=abc"),
         "{:?}",
-        f.hint
+        f.action
     );
     // The first line of the last run of errors, not the program giving up after it.
     let log = [
@@ -342,8 +345,8 @@ fn an_application_exit_quotes_its_last_words_and_the_env_value_they_name() {
         json!("GET /config: 403 Forbidden");
     let f = first(&diagnose(&p, &[])).clone();
     assert!(
-        f.hint.as_deref().unwrap_or("").contains("refused access"),
+        f.action.as_deref().unwrap_or("").contains("refused access"),
         "{:?}",
-        f.hint
+        f.action
     );
 }

@@ -32,7 +32,7 @@ fn case_15_invalid_name_marks_the_leading_slash() {
     );
     assert!(
         first
-            .hint
+            .action
             .as_deref()
             .is_some_and(|h| h.contains("statefulset/demo-app"))
     );

@@ -42,7 +42,7 @@ fn case_13_tag_not_found_is_the_first_finding() {
             "event Failed (×5, last at 12:06:07)",
         ],
     );
-    assert!(first.hint.as_deref().is_some_and(|h| h.contains("tags")));
+    assert!(first.action.as_deref().is_some_and(|h| h.contains("tags")));
 }
 
 #[test]

@@ -134,7 +134,7 @@ fn failed_mount_secret_key_pvc_multi_attach_and_timeout() {
     let f = run(&p, &e, now());
     let f = find(&f, "volume-mount-failed");
     assert!(
-        f.hint
+        f.action
             .as_deref()
             .is_some_and(|h| h.contains("attached to another node"))
     );

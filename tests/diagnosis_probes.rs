@@ -179,9 +179,9 @@ fn hostile_text_is_bounded_and_neutralised() {
         json!({"terminated": {"exitCode": 1, "message": "\u{1b}]0;pwned\u{7}\u{202e}"}});
     let all = diagnose(&p, &[e, json!({"metadata": {}, "involvedObject": {}})]);
     for f in &all {
-        for s in std::iter::once(&f.headline)
-            .chain(&f.evidence)
-            .chain(&f.hint)
+        for s in std::iter::once(f.headline.as_str())
+            .chain(f.evidence.iter().map(|e| e.text.as_str()))
+            .chain(f.action.as_deref())
         {
             assert!(s.len() <= 4200, "{} bytes", s.len());
             assert!(

@@ -91,7 +91,7 @@ fn taints_old_and_new_wording() {
         f.headline
     );
     assert!(
-        f.hint
+        f.action
             .as_deref()
             .is_some_and(|h| h.contains("toleration for {dedicated: gpu}"))
     );
@@ -194,7 +194,7 @@ fn old_predicates_empty_cluster_and_unparsable() {
     let f = sched(spec(), "no nodes available to schedule pods");
     assert!(f.headline.contains("no nodes"), "{}", f.headline);
     assert!(
-        f.hint
+        f.action
             .as_deref()
             .is_some_and(|h| h.contains("kubectl get nodes"))
     );

@@ -52,9 +52,9 @@ fn a_runtime_waiting_reason_is_an_error_with_its_message() {
         f.headline
     );
     assert!(
-        f.hint.as_deref().unwrap_or("").contains("lifecycle hook"),
+        f.action.as_deref().unwrap_or("").contains("lifecycle hook"),
         "{:?}",
-        f.hint
+        f.action
     );
 }
 

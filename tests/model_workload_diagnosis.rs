@@ -75,7 +75,7 @@ fn the_new_replica_sets_crashing_pod_names_the_change_and_the_undo() {
          ReplicaSet's pods are healthy"
     );
     assert_eq!(
-        f.evidence,
+        f.evidence.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(),
         [
             "ReplicaSet web-6c8f9 (new, revision 3): 0/2 ready",
             "ReplicaSet web-7d9f8 (old, revision 2): 3/3 ready",
@@ -83,7 +83,7 @@ fn the_new_replica_sets_crashing_pod_names_the_change_and_the_undo() {
         ]
     );
     assert!(
-        f.hint
+        f.action
             .as_deref()
             .is_some_and(|h| h.contains("kubectl rollout undo deploy/web"))
     );
@@ -233,7 +233,7 @@ fn the_undo_skips_a_broken_previous_revision_for_the_last_healthy_one() {
         .iter()
         .find(|f| f.rule == "rollout-new-pods-fail")
         .expect("rollout finding");
-    let hint = f.hint.as_deref().unwrap_or("");
+    let hint = f.action.as_deref().unwrap_or("");
     assert!(
         hint.contains("kubectl rollout undo deploy/web --to-revision=4"),
         "{hint}"
@@ -256,7 +256,7 @@ fn no_undo_is_offered_when_no_earlier_revision_is_known_healthy() {
         .iter()
         .find(|f| f.rule == "rollout-deadline-exceeded")
         .expect("deadline finding");
-    let hint = f.hint.as_deref().unwrap_or("");
+    let hint = f.action.as_deref().unwrap_or("");
     assert!(!hint.contains("kubectl rollout undo deploy"), "{hint}");
     assert!(
         hint.contains("no earlier revision of deploy/web is known healthy"),
@@ -268,7 +268,7 @@ fn no_undo_is_offered_when_no_earlier_revision_is_known_healthy() {
         replica_set("5bbbb", 5, "1.1", "abc", 1, 0),
     ];
     let findings = rollout_findings(&sets, "5bbbb", json!({}));
-    let hint = findings[0].hint.as_deref().unwrap_or("");
+    let hint = findings[0].action.as_deref().unwrap_or("");
     assert!(
         hint.ends_with("kubectl rollout undo deploy/web (or fix the change and apply it again)"),
         "{hint}"
@@ -290,7 +290,7 @@ fn a_deployment_scaled_to_zero_says_so_in_its_line_and_a_finding() {
     assert_eq!(f.len(), 1);
     assert_eq!(f[0].rule, "workload-scaled-to-zero");
     assert_eq!(
-        f[0].hint.as_deref(),
+        f[0].action.as_deref(),
         Some("to run pods again: kubectl scale deploy/web --replicas=N")
     );
     // Four replicas wanted: nothing to say.

@@ -88,7 +88,7 @@ fn a_failed_jobs_pod_says_the_job_failed_and_how_to_retry() {
         "{exit:?}"
     );
     assert!(
-        exit.hint.as_deref().is_some_and(|h| h.contains(
+        exit.action.as_deref().is_some_and(|h| h.contains(
             "then fix the template, then delete and re-create the Job: kubectl delete job migrate"
         ) || h
             .contains("fix the template, then delete and re-create the Job")),

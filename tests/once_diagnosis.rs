@@ -73,10 +73,12 @@ async fn once_json_has_a_diagnosis_list_for_every_case() {
             assert_eq!(
                 keys,
                 [
+                    "action",
+                    "basis",
+                    "confidence",
                     "container",
                     "evidence",
                     "headline",
-                    "hint",
                     "rule",
                     "severity"
                 ],
@@ -86,7 +88,23 @@ async fn once_json_has_a_diagnosis_list_for_every_case() {
                 ["error", "warning", "info"].contains(&f["severity"].as_str().unwrap_or("")),
                 "{case}: {f}"
             );
-            assert!(f["evidence"].is_array(), "{case}: {f}");
+            assert!(
+                ["certain", "likely"].contains(&f["confidence"].as_str().unwrap_or("")),
+                "{case}: {f}"
+            );
+            for e in f["evidence"].as_array().expect("evidence is an array") {
+                assert!(
+                    [
+                        "field", "event", "log", "spec", "lookup", "metric", "absence"
+                    ]
+                    .contains(&e["kind"].as_str().unwrap_or("")),
+                    "{case}: {e}"
+                );
+                assert!(
+                    e["source"].is_string() && e["text"].is_string(),
+                    "{case}: {e}"
+                );
+            }
             assert!(
                 f["headline"].is_string() && f["rule"].is_string(),
                 "{case}: {f}"

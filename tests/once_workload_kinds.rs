@@ -120,7 +120,7 @@ async fn a_failed_job_shows_a_failed_pod_and_its_condition() {
         "Job migrate failed: BackoffLimitExceeded (backoffLimit 2, 3 pods failed); it creates no more pods"
     );
     assert!(
-        job["hint"].as_str().is_some_and(|h| h.starts_with(
+        job["action"].as_str().is_some_and(|h| h.starts_with(
             "fix the template, then delete and re-create the Job: kubectl delete job migrate && kubectl apply -f"
         )),
         "{job}"
@@ -172,7 +172,7 @@ async fn a_deployment_scaled_to_zero_says_why_there_is_no_pod() {
         "deployment web is scaled to 0 (spec.replicas: 0): no pods run"
     );
     assert_eq!(
-        f["hint"],
+        f["action"],
         "to run pods again: kubectl scale deploy/web --replicas=N"
     );
     assert_eq!(

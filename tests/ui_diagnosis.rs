@@ -29,14 +29,14 @@ fn findings() -> Vec<Finding> {
         .with("lastState.terminated: reason OOMKilled, exitCode 137 (SIGKILL), ran 45s")
         .with("resources: limits.memory 512Mi, requests.memory 512Mi")
         .with("env JVM_HEAP_OPTS: -Xmx768m = 768Mi, at or above the limit 512Mi: the heap alone can outgrow the container, which is why it dies")
-        .hint("lower -Xmx768m to about 75% of the limit 512Mi, or raise limits.memory above the heap plus ~25% overhead; the end of the hint"),
+        .action("lower -Xmx768m to about 75% of the limit 512Mi, or raise limits.memory above the heap plus ~25% overhead; the end of the hint"),
         Finding::new(
             "readiness-failing",
             Severity::Warning,
             Some("proxy"),
             "proxy is not ready: its readiness probe fails",
         )
-        .hint("check what the probe asks for"),
+        .action("check what the probe asks for"),
         Finding::new(
             "no-readiness-probe",
             Severity::Info,
@@ -189,7 +189,7 @@ fn enter_expands_every_finding_wrapped_and_the_view_scrolls_to_the_end() {
         for e in &f.evidence {
             assert!(all.contains(e.as_str()), "{e}");
         }
-        if let Some(h) = &f.hint {
+        if let Some(h) = &f.action {
             assert!(all.contains(h.as_str()), "{h}");
         }
     }

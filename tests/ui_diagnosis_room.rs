@@ -34,7 +34,7 @@ fn state(logs: bool) -> State {
 #[test]
 fn the_hint_follows_the_headline_at_every_common_size_with_and_without_logs() {
     let first = state(false).target.diagnosis[0].clone();
-    let hint = first.hint.clone().expect("the first finding has a hint");
+    let hint = first.action.clone().expect("the first finding has a hint");
     let hint_opening: String = hint
         .split_whitespace()
         .take(3)

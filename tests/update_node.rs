@@ -126,7 +126,7 @@ fn a_not_ready_node_is_the_cause_of_a_pod_that_is_not_ready() {
         f.evidence
     );
     assert!(
-        f.hint
+        f.action
             .as_deref()
             .unwrap_or("")
             .contains("kubectl describe node node-1")

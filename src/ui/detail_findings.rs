@@ -41,7 +41,7 @@ pub fn findings(out: &mut Vec<Line<'static>>, c: &ContainerSummary, state: &Stat
         for piece in pieces {
             out.push(indented(lead, vec![Span::raw(piece)]));
         }
-        if let Some(h) = &f.hint {
+        if let Some(h) = &f.action {
             let room = cols.saturating_sub(lead + 2).max(1);
             out.push(indented(
                 lead,

@@ -57,6 +57,12 @@ pub fn prefix(f: &Finding, t: &Theme) -> (Vec<Span<'static>>, usize) {
         spans.push(Span::raw(" "));
         cols += width::cells(c) + 2;
     }
+    // Facts apart from guesses: an inferred cause says so before it is read.
+    if f.confidence == crate::model::diagnosis::Confidence::Likely {
+        spans.push(Span::styled("likely:", t.dim));
+        spans.push(Span::raw(" "));
+        cols += 8;
+    }
     (spans, cols)
 }
 
@@ -163,7 +169,7 @@ fn items(state: &State, cols: usize) -> Vec<Item> {
         priority: 0,
         lines: headline(first, t, cols),
     }];
-    if let Some(h) = &first.hint {
+    if let Some(h) = &first.action {
         out.push(Item {
             priority: 1,
             lines: hint(h, t, cols),

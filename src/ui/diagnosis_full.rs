@@ -33,7 +33,7 @@ pub fn lines(state: &State, cols: u16) -> Vec<Line<'static>> {
         for e in &f.evidence {
             out.extend(evidence(e, t, cols));
         }
-        if let Some(h) = &f.hint {
+        if let Some(h) = &f.action {
             out.extend(hint(h, t, cols));
         }
     }

@@ -122,6 +122,6 @@ pub fn said(f: &Finding) -> String {
         "{}\n{}\n{}",
         f.headline,
         f.evidence.join("\n"),
-        f.hint.clone().unwrap_or_default()
+        f.action.clone().unwrap_or_default()
     )
 }

@@ -95,7 +95,7 @@ pub fn text(f: &Finding) -> String {
         "{}\n{}\n{}",
         f.headline,
         f.evidence.join("\n"),
-        f.hint.as_deref().unwrap_or("")
+        f.action.as_deref().unwrap_or("")
     )
 }
 

@@ -6,7 +6,7 @@
 //! `ready`, `restarts` and `age` are exactly what `kubectl get pod` prints (`docs/protocols.md`
 //! §6). Its `"diagnosis"` is the list of
 //! [`crate::model::diagnosis::Finding`]s, each `{"rule", "severity", "container", "headline",
-//! "evidence", "hint"}`; the text starts with a `Diagnosis:` section.
+//! "evidence", "action", "confidence", "basis"}`; the text starts with a `Diagnosis:` section.
 
 pub mod json;
 mod spec;

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use jiff::Timestamp;
 
 use crate::model::deletion::{OwnerStatus, diagnose};
-use crate::model::diagnosis::{Finding, Severity};
+use crate::model::diagnosis::{Confidence, Finding, Severity};
 use crate::model::duration::{format_go_duration, human_duration};
 use crate::model::resources::{Amount, Pair, Resources, cpu_text, memory_text, percent};
 use crate::model::signal::{exit_code_meaning, signal_name};
@@ -184,8 +184,8 @@ fn container_text(out: &mut String, c: &ContainerSummary, now: Timestamp) {
 }
 
 /// The `Diagnosis:` section: each finding as `ERROR container db: <headline>` (`WARNING`,
-/// `INFO`; `ERROR pod: …` for the pod as a whole), its evidence indented below, then
-/// `hint: …`; `<none>` without findings. Ends with a blank line.
+/// `INFO`; `ERROR pod: …` for the pod as a whole; `likely:` before an inferred cause), its
+/// evidence indented below, then `action: …`; `<none>` without findings. Ends with a blank line.
 fn diagnosis_text(out: &mut String, diagnosis: &[Finding]) {
     let _ = writeln!(out, "Diagnosis:");
     if diagnosis.is_empty() {
@@ -197,19 +197,23 @@ fn diagnosis_text(out: &mut String, diagnosis: &[Finding]) {
             Severity::Warning => "WARNING",
             Severity::Info => "INFO",
         };
+        let likely = match f.confidence {
+            Confidence::Likely => "likely: ",
+            Confidence::Certain => "",
+        };
         match &f.container {
             Some(c) => {
-                let _ = writeln!(out, "  {severity} container {c}: {}", f.headline);
+                let _ = writeln!(out, "  {severity} container {c}: {likely}{}", f.headline);
             }
             None => {
-                let _ = writeln!(out, "  {severity} pod: {}", f.headline);
+                let _ = writeln!(out, "  {severity} pod: {likely}{}", f.headline);
             }
         }
         for e in &f.evidence {
             let _ = writeln!(out, "      {e}");
         }
-        if let Some(hint) = &f.hint {
-            let _ = writeln!(out, "    hint: {hint}");
+        if let Some(action) = &f.action {
+            let _ = writeln!(out, "    action: {action}");
         }
     }
     let _ = writeln!(out);

@@ -205,7 +205,7 @@ pub async fn print_target(
             }
             OutputFormat::Text | OutputFormat::Yaml => {
                 let mut text = workload_text(&resolved, None, now);
-                for hint in findings.iter().filter_map(|f| f.hint.as_ref()) {
+                for hint in findings.iter().filter_map(|f| f.action.as_ref()) {
                     let _ = writeln!(text, "  hint: {hint}");
                 }
                 text

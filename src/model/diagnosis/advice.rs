@@ -66,7 +66,7 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
                     format!("{}'s livenessProbe and readinessProbe are the same check", c.name),
                 )
                 .with(format!("both: {}", probe_handler(l)))
-                .hint("liveness should only ask \"is the process stuck?\"; a readiness failure (a slow dependency) then takes the pod out of traffic without restarting it"),
+                .action("liveness should only ask \"is the process stuck?\"; a readiness failure (a slow dependency) then takes the pod out of traffic without restarting it"),
             );
         }
         let serves = spec.ports.as_ref().is_some_and(|p| !p.is_empty());
@@ -78,7 +78,7 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
                     name,
                     format!("{} serves a port but has no readinessProbe: it gets traffic as soon as it starts", c.name),
                 )
-                .hint("add a readinessProbe so Services send traffic only once the app answers"),
+                .action("add a readinessProbe so Services send traffic only once the app answers"),
             );
         }
         if let Some(l) = live
@@ -93,7 +93,7 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
                         name,
                         format!("{} covers a slow start with livenessProbe initialDelaySeconds {delay} instead of a startupProbe", c.name),
                     )
-                    .hint(format!("a startupProbe (periodSeconds {period}, failureThreshold ≥ {}) covers a slow start and lets liveness react quickly afterwards", (delay / period.max(1)).max(1) + threshold)),
+                    .action(format!("a startupProbe (periodSeconds {period}, failureThreshold ≥ {}) covers a slow start and lets liveness react quickly afterwards", (delay / period.max(1)).max(1) + threshold)),
                 );
             }
         }
@@ -125,7 +125,7 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
                     ),
                 )
                 .with(format!("{}Probe: {}", kinds[0], probe_handler(first)))
-                .hint("an exec probe starts a process in the container each time; under load that takes more than 1 s and counts as a failure: raise timeoutSeconds"),
+                .action("an exec probe starts a process in the container each time; under load that takes more than 1 s and counts as a failure: raise timeoutSeconds"),
             );
         }
     }

@@ -134,7 +134,7 @@ fn config_error(
                     blocked_tail(c)
                 ),
             )
-            .hint(format!(
+            .action(format!(
                 "kubectl describe pod {} -n {ns} shows the kubelet's message while its events last",
                 pod.name
             ))
@@ -147,7 +147,7 @@ fn config_error(
         event.is_some(),
     ));
     let mut all = evidence;
-    all.append(&mut f.evidence);
+    all.extend(f.evidence.0.drain(..).map(|e| e.text));
     all.push(format!(
         "restartCount {}: the container was never created, so it has no logs",
         c.restart_count
@@ -156,7 +156,7 @@ fn config_error(
         "the kubelet retries at every pod sync and creates the container as soon as the configuration resolves: no restart needed"
             .to_owned(),
     );
-    f.evidence = all;
+    f.evidence = all.into_iter().collect();
     out.push(f);
 }
 
@@ -251,7 +251,7 @@ fn missing(
     f.checks.push(object);
     also_uses(inp, c, kind, name, &mut f);
     let create = refs::create_command(kind, name, ns, &found);
-    f.hint(format!(
+    f.action(format!(
         "create it with the keys the pod reads: {create} (or restore it from where it came from, e.g. the Helm release or the manifests that a recent upgrade changed); the container starts by itself once it exists. A missing key (couldn't find key …) would be a different fix: the object exists and lacks the key"
     ))
 }
@@ -326,7 +326,7 @@ fn missing_key(
             users.join("; ")
         )
     };
-    f.hint(format!(
+    f.action(format!(
         "the object exists, the key does not: add it with {patch}{fix_ref}; the container starts by itself once the key resolves"
     ))
 }
@@ -356,5 +356,5 @@ fn other(c: &ContainerSummary, text: &str) -> Finding {
             blocked_tail(c)
         ),
     )
-    .hint(hint)
+    .action(hint)
 }

@@ -170,10 +170,10 @@ pub fn findings(inp: &Inputs<'_>, index: usize, c: &ContainerSummary, out: &mut 
         ));
     }
     f.evidence.extend(no_previous_logs(inp, c));
-    f.hint = cause.hint;
+    f.action = cause.hint;
     if let Situation::Final(_) = sit {
         let retry = retry_hint(inp);
-        f.hint = Some(match f.hint.take() {
+        f.action = Some(match f.action.take() {
             Some(h) => format!("{h}; then {retry}"),
             None => retry,
         });

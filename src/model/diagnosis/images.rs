@@ -225,7 +225,7 @@ fn invalid_name(inp: &Inputs<'_>, c: &ContainerSummary, message: Option<&str>) -
         event.is_some(),
     ));
     let (target, note) = super::pod_level::workload_target(inp.pod);
-    f.hint(format!(
+    f.action(format!(
         "fix the image in the template{note}: kubectl set image {target} {}=<registry>/<repository>:<tag> -n {} (lowercase repository, no scheme, no leading '/', no spaces)",
         c.name, inp.pod.namespace
     ))
@@ -254,7 +254,7 @@ fn never_pull(inp: &Inputs<'_>, c: &ContainerSummary, message: Option<&str>) -> 
     }
     f.evidence
         .push("imagePullPolicy Never: the kubelet only uses images already on the node".to_owned());
-    f.hint(format!(
+    f.action(format!(
         "put the image on node {node} (kind load docker-image {raw}, minikube image load {raw}, or ctr -n k8s.io images import on the node), or set imagePullPolicy: IfNotPresent so the kubelet may pull it"
     ))
 }
@@ -280,7 +280,7 @@ fn inspect_failed(inp: &Inputs<'_>, c: &ContainerSummary, message: Option<&str>)
     if let Some(e) = explaining_event(inp, c, "ImageInspectError") {
         f.evidence.push(facts::event_line(e, inp.now));
     }
-    f.hint(format!(
+    f.action(format!(
         "a node-side runtime problem: on node {node}, crictl inspecti {raw} and the runtime's log (journalctl -u containerd or crio); removing the broken image (crictl rmi) lets the kubelet pull it again"
     ))
 }

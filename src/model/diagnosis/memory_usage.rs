@@ -116,7 +116,7 @@ pub fn near_limit(inp: &Inputs<'_>, c: &ContainerSummary) -> Option<Finding> {
             crate::model::usage::HISTORY_LEN
         ));
     }
-    Some(f.hint(format!(
+    Some(f.action(format!(
         "the kernel kills the container when it reaches {limit_text}: raise limits.memory, or find what grows (a leak, a cache without bound) before it does"
     )))
 }

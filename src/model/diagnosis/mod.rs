@@ -12,20 +12,27 @@
 //! [`Finding::clean`], so text from the cluster never reaches a terminal raw.
 
 pub mod advice;
+pub mod case_logs;
 pub mod cause;
 pub mod config;
+pub mod consistency;
+pub mod evidence;
 pub mod exit;
 pub mod facts;
 pub mod images;
 pub mod index;
 pub mod init;
+pub mod kb;
 pub mod kill;
+pub mod logline;
 pub mod memory;
 pub mod memory_usage;
+pub mod messages;
 mod node;
 pub mod outcome;
 pub mod pod_level;
 pub mod probes;
+pub mod ranking;
 pub mod rollout;
 pub mod scheduling;
 pub mod waiting;
@@ -39,6 +46,7 @@ use super::deletion::OwnerStatus;
 use super::event::EventSummary;
 use super::pod::PodSummary;
 use super::sanitize::sanitize;
+pub use evidence::{Basis, Confidence, Evidence, EvidenceKind, EvidenceList};
 
 /// How bad a finding is. Serialised as `"error"`, `"warning"`, `"info"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -198,32 +206,43 @@ impl<'a> Inputs<'a> {
     }
 }
 
-/// One finding: the cause, the facts it rests on, and the next step.
+/// One finding: the cause, the facts it rests on, and the one next step.
 ///
-/// JSON shape (`--once -o json`, `"diagnosis"`): `{"rule", "severity", "container", "headline",
-/// "evidence", "hint"}`.
+/// JSON shape (`--once -o json`, `"diagnosis"`): `{"rule", "severity", "confidence", "basis",
+/// "container", "headline", "evidence": [{"kind", "source", "text", "at"}], "action"}`
+/// (`docs/diagnosis.md` "Facts apart from guesses").
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Finding {
     /// The rule that made it, a stable kebab-case id (`liveness-kill`, `oom-killed`,
-    /// `image-not-found` … listed in `docs/diagnosis.md`).
+    /// `image-not-found`, a knowledge-base row's id such as `loader-exec-format`; listed in
+    /// `docs/diagnosis.md` and `docs/diagnosis-kb.md`).
     pub rule: &'static str,
     /// How bad it is.
     pub severity: Severity,
+    /// Whether the cluster said the cause verbatim (`certain`) or it is inferred (`likely`).
+    pub confidence: Confidence,
+    /// How specific the evidence is (the ranking's first key).
+    pub basis: Basis,
     /// The container it is about, `None` for the pod as a whole.
     pub container: Option<String>,
     /// One sentence naming the cause, the culprit and the decisive values.
     pub headline: String,
-    /// The facts it rests on, each with its source and time.
-    pub evidence: Vec<String>,
-    /// The next step, concrete, when there is one.
-    pub hint: Option<String>,
+    /// The facts it rests on, each with its kind, source and time.
+    pub evidence: EvidenceList,
+    /// The one recommended next step, concrete, when there is one.
+    pub action: Option<String>,
+    /// Who can fix it, when a knowledge-base row or a rule knows (not serialised; the
+    /// consistency pass reads it).
+    #[serde(skip)]
+    pub fix: Option<kb::Fix>,
     /// Objects this finding rests on that one GET could confirm (not serialised).
     #[serde(skip)]
     pub checks: Vec<ObjectRef>,
 }
 
 impl Finding {
-    /// A finding with no evidence, hint or checks yet.
+    /// A finding with no evidence, action or checks yet; its confidence and basis are the
+    /// rule's defaults ([`ranking::defaults`]).
     #[must_use]
     pub fn new(
         rule: &'static str,
@@ -231,28 +250,46 @@ impl Finding {
         container: Option<&str>,
         headline: impl Into<String>,
     ) -> Finding {
+        let (confidence, basis) = ranking::defaults(rule);
         Finding {
             rule,
             severity,
+            confidence,
+            basis,
             container: container.map(str::to_owned),
             headline: headline.into(),
-            evidence: Vec::new(),
-            hint: None,
+            evidence: EvidenceList::default(),
+            action: None,
+            fix: None,
             checks: Vec::new(),
         }
     }
 
-    /// Adds one line of evidence.
+    /// Adds one fact of evidence.
     #[must_use]
-    pub fn with(mut self, evidence: impl Into<String>) -> Finding {
-        self.evidence.push(evidence.into());
+    pub fn with(mut self, evidence: impl Into<Evidence>) -> Finding {
+        self.evidence.push(evidence);
         self
     }
 
-    /// Sets the hint.
+    /// Sets the action.
     #[must_use]
-    pub fn hint(mut self, hint: impl Into<String>) -> Finding {
-        self.hint = Some(hint.into());
+    pub fn action(mut self, action: impl Into<String>) -> Finding {
+        self.action = Some(action.into());
+        self
+    }
+
+    /// Sets the confidence.
+    #[must_use]
+    pub fn confidence(mut self, confidence: Confidence) -> Finding {
+        self.confidence = confidence;
+        self
+    }
+
+    /// Sets the basis.
+    #[must_use]
+    pub fn basis(mut self, basis: Basis) -> Finding {
+        self.basis = basis;
         self
     }
 
@@ -268,8 +305,11 @@ impl Finding {
             }
         };
         fix(&mut self.headline);
-        self.evidence.iter_mut().for_each(fix);
-        if let Some(h) = self.hint.as_mut() {
+        self.evidence.iter_mut().for_each(|e| {
+            fix(&mut e.text);
+            fix(&mut e.source);
+        });
+        if let Some(h) = self.action.as_mut() {
             fix(h);
         }
         if let Some(c) = self.container.as_mut() {
@@ -325,7 +365,8 @@ pub fn diagnose(inp: &Inputs<'_>) -> Vec<Finding> {
             waiting::warning_events(inp, &mut problems);
         }
     }
-    problems.sort_by_key(|f| f.severity);
+    messages::apply(inp, &mut problems);
+    ranking::rank(inp, &mut problems);
     let mut out = problems;
     if !out
         .iter()
@@ -334,7 +375,8 @@ pub fn diagnose(inp: &Inputs<'_>) -> Vec<Finding> {
         out.extend(outcome::summary(inp));
     }
     advice::findings(inp, &mut out);
-    out.into_iter().map(Finding::clean).collect()
+    let out: Vec<Finding> = out.into_iter().map(Finding::clean).collect();
+    consistency::enforce(inp, out)
 }
 
 /// The objects the findings rest on that have no answer in `related` yet, each once, in

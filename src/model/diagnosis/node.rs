@@ -104,7 +104,7 @@ pub(super) fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
             node.taints.join(", ")
         ));
     }
-    out.push(f.hint(format!(
+    out.push(f.action(format!(
         "kubectl describe node {name} (conditions, events); on the machine: the kubelet's log (journalctl -u kubelet) and the container runtime"
     )));
 }

@@ -199,13 +199,13 @@ fn deletion_finding(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
         notice.headline
     };
     let mut f = Finding::new(rule, severity, None, headline);
-    f.hint = notice.hint;
-    if f.hint.is_none()
+    f.action = notice.hint;
+    if f.action.is_none()
         && held
         && at <= now
         && let Some(o) = &pod.owner
     {
-        f.hint = Some(format!(
+        f.action = Some(format!(
             "{} {} should remove the finalizer; if it no longer exists (or its controller is stuck), nothing will: kubectl patch pod {} -n {} --type=json -p '[{{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}}]'",
             o.kind, o.name, pod.name, pod.namespace
         ));
@@ -260,8 +260,8 @@ fn deletion_finding(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
             "no finalizers: the pod stays until the kubelet on {} confirms its containers stopped",
             pod.node.as_deref().unwrap_or("<no node>")
         ));
-        if f.hint.is_none() && severity == Severity::Error {
-            f.hint = Some(format!(
+        if f.action.is_none() && severity == Severity::Error {
+            f.action = Some(format!(
                 "check node {0}: kubectl describe node {0}; if the node is known dead, kubectl delete pod {1} -n {2} --grace-period=0 --force (if it is alive, its containers keep running)",
                 pod.node.as_deref().unwrap_or("<node>"),
                 pod.name,

@@ -178,7 +178,7 @@ fn not_ready(
             l.trim()
         ));
     }
-    f.hint = Some(match answer.as_deref() {
+    f.action = Some(match answer.as_deref() {
         Some(a) if a.contains("connection refused") => format!(
             "check that {} listens on 0.0.0.0 (not 127.0.0.1) on the probed port, and that the probe's port is the one it listens on: kubectl logs {} -c {}",
             c.name, inp.pod.name, c.name
@@ -234,7 +234,7 @@ fn sidecar_not_started(inp: &Inputs<'_>, c: &ContainerSummary) -> Finding {
     f.evidence.push(
         "containers after a native sidecar start only once its startup probe passes".to_owned(),
     );
-    f.hint = Some(format!(
+    f.action = Some(format!(
         "read the sidecar's logs: kubectl logs {} -c {}",
         inp.pod.name, c.name
     ));

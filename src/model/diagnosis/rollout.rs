@@ -45,7 +45,7 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
             "condition Progressing={} reason ProgressDeadlineExceeded: {:?}",
             c.status, c.message
         ))
-        .hint(format!(
+        .action(format!(
             "the controller stopped waiting; fix the template, or {}",
             go_back(w)
         ));
@@ -132,7 +132,7 @@ fn job_failed(w: &WorkloadSummary) -> Option<Finding> {
         "condition Failed=True reason {reason}: {:?}",
         c.message
     ));
-    f = f.hint(failed_job_retry(w));
+    f = f.action(failed_job_retry(w));
     Some(f)
 }
 
@@ -164,7 +164,7 @@ pub fn workload_findings(w: &WorkloadSummary) -> Vec<Finding> {
                 w.name
             ),
         )
-        .hint(format!(
+        .action(format!(
             "to run pods again: kubectl scale {}/{} --replicas=N",
             w.kind.short(),
             w.name
@@ -294,7 +294,7 @@ fn new_pods_fail(inp: &Inputs<'_>, w: &WorkloadSummary) -> Option<Finding> {
     if !w.changes.is_empty() {
         f = f.with(format!("template change: {}", changes_text(&w.changes)));
     }
-    Some(f.hint(format!(
+    Some(f.action(format!(
         "{} (or fix the change and apply it again)",
         go_back(w)
     )))

@@ -345,5 +345,5 @@ fn unschedulable_finding(
         ),
         _ => words::hint(inp, fe.as_ref(), &req),
     };
-    f.hint(hint)
+    f.action(hint)
 }

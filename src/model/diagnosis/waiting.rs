@@ -72,7 +72,7 @@ pub fn findings(inp: &Inputs<'_>, c: &ContainerSummary, out: &mut Vec<Finding>) 
         "restartCount {}: no instance ran to completion, so its logs may be empty",
         c.restart_count
     ));
-    f.hint = Some(match reason.as_str() {
+    f.action = Some(match reason.as_str() {
         "PostStartHookError" | "PreStartHookError" => {
             "fix the lifecycle hook (its command must exist in the image and exit 0, an httpGet must answer 2xx)".to_owned()
         }
@@ -114,7 +114,7 @@ pub fn sandbox(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
         },
     )
     .with(event_line(e, inp.now));
-    f.hint = Some(if cni {
+    f.action = Some(if cni {
         format!(
             "check the network plugin's pods on {node} (kubectl get pods -n kube-system -o wide --field-selector spec.nodeName={node}) and their logs; the kubelet retries by itself"
         )

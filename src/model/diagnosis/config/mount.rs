@@ -193,7 +193,7 @@ fn one_volume(inp: &Inputs<'_>, p: &Failure<'_>, summary: Option<&EventSummary>)
                 "volume {vol} cannot be mounted: {title} {name} does not exist in namespace {ns}; no container of the pod can start until it does"
             ),
         )
-        .hint(format!(
+        .action(format!(
             "create it: {create}; the kubelet retries the mount and starts the containers by itself"
         ));
         f.checks.push(object);
@@ -229,7 +229,7 @@ fn one_volume(inp: &Inputs<'_>, p: &Failure<'_>, summary: Option<&EventSummary>)
                 "volume {vol} cannot be mounted: {title} {name} has no key {key}, which the volume's items list; no container can start"
             ),
         )
-        .hint(format!(
+        .action(format!(
             "add the key to {title} {name} (kubectl edit {} {name} -n {ns}) or remove it from the volume's items (or mark the source optional: true)",
             title.to_ascii_lowercase()
         ));
@@ -251,7 +251,7 @@ fn one_volume(inp: &Inputs<'_>, p: &Failure<'_>, summary: Option<&EventSummary>)
                 p.error
             ),
         )
-        .hint(mount_hint(&p.event.message, pod));
+        .action(mount_hint(&p.event.message, pod));
         let sources: Vec<(Kind, String)> = match spec_volume {
             Some(v) => objects_of(v),
             None => claims.iter().flat_map(|v| objects_of(v)).collect(),
@@ -267,7 +267,7 @@ fn one_volume(inp: &Inputs<'_>, p: &Failure<'_>, summary: Option<&EventSummary>)
         "the kubelet retries the mount with a back-off (at most about 2 min apart) and starts the containers once every volume is mounted"
             .to_owned(),
     );
-    f.evidence = evidence;
+    f.evidence = evidence.into_iter().collect();
     f
 }
 
@@ -329,7 +329,7 @@ fn timed_out(inp: &Inputs<'_>, summary: &EventSummary, unmounted: &[String]) -> 
         "no event says why a volume failed (they may have expired); the storage side knows more"
             .to_owned(),
     );
-    f.hint(format!(
+    f.action(format!(
         "kubectl describe pod {0} -n {1} for newer mount errors; for a PVC, kubectl describe pvc <claim> -n {1} (is it Bound?), and check the storage driver's pods on node {2}",
         pod.name,
         pod.namespace,

@@ -287,5 +287,5 @@ pub(super) fn finding(
             pod.name
         ),
     };
-    f.hint(hint)
+    f.action(hint)
 }

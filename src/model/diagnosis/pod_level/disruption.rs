@@ -251,7 +251,7 @@ fn evicted(inp: &Inputs<'_>, dt: Option<&ConditionSummary>, ev: Option<&EventSum
             "set {res} requests (and limits) close to real use so this pod is not the first to go under pressure, or move it to a node with room"
         ),
     };
-    f.hint(format!(
+    f.action(format!(
         "{fix}; this pod object is dead (its containers are gone): kubectl delete pod {} -n {ns} once you have read it",
         pod.name
     ))
@@ -302,7 +302,7 @@ fn preemption(
     ));
     f.evidence.extend(state_lines(pod, now));
     f.evidence.push(replacement(pod));
-    f.hint(
+    f.action(
         "give it a higher priorityClassName if it matters more, or make room so both fit (more nodes, smaller requests); the replacement may stay Pending until there is room",
     )
 }

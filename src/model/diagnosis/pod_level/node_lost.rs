@@ -170,7 +170,7 @@ pub(super) fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
     f.evidence.push(format!(
         "exec, logs and port-forward go through the kubelet on {node} and will fail"
     ));
-    let f = f.hint(format!(
+    let f = f.action(format!(
         "check the node: kubectl describe node {node} (conditions, last heartbeat) and the machine itself. Only if it is known dead (powered off, deleted) force the deletion: kubectl delete pod {} -n {} --grace-period=0 --force — if the node is in fact alive (a network partition), its containers keep running next to the replacement (for a StatefulSet: two pods with one identity, risking its data)",
         pod.name, pod.namespace
     ));

@@ -50,7 +50,7 @@ pub(super) fn admission(inp: &Inputs<'_>) -> Finding {
     );
     f.evidence.extend(state_lines(pod, inp.now));
     f.evidence.push(replacement(pod));
-    f.hint(
+    f.action(
         "the owner creates a new pod (the scheduler then places it where it fits); for a pod bound by spec.nodeName, drop nodeName or free the node; kubectl describe node shows its Allocated resources",
     )
 }
@@ -76,7 +76,7 @@ pub(super) fn deadline(inp: &Inputs<'_>) -> Finding {
     ));
     f.evidence.extend(state_lines(pod, inp.now));
     f.evidence.push(replacement(pod));
-    f.hint("raise activeDeadlineSeconds (a Job's spec.activeDeadlineSeconds bounds all its pods), or find why the work took this long in the container logs")
+    f.action("raise activeDeadlineSeconds (a Job's spec.activeDeadlineSeconds bounds all its pods), or find why the work took this long in the container logs")
 }
 
 pub(super) fn other(
@@ -120,5 +120,5 @@ pub(super) fn other(
     }
     f.evidence.extend(state_lines(pod, now));
     f.evidence.push(replacement(pod));
-    f.hint(hint)
+    f.action(hint)
 }

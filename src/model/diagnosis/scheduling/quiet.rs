@@ -22,7 +22,7 @@ pub(super) fn gated(inp: &Inputs<'_>, gates: &[&str]) -> Finding {
         if gates.is_empty() { "<none listed>".to_owned() } else { gates.join(", ") }
     ))
     .with("condition PodScheduled=False (SchedulingGated)")
-    .hint(format!(
+    .action(format!(
         "the controller that added the gate (a queueing system such as Kueue) removes it when it admits the pod; to release it by hand: kubectl patch pod {} -n {} --type=json -p '[{{\"op\":\"remove\",\"path\":\"/spec/schedulingGates\"}}]'",
         pod.name, pod.namespace
     ))
@@ -53,7 +53,7 @@ pub(super) fn no_report(inp: &Inputs<'_>) -> Option<Finding> {
     .with("no spec.nodeName, no PodScheduled condition, no FailedScheduling event");
     f.evidence
         .extend(facts::expired_note(Some(created), inp.now, false));
-    Some(f.hint(format!(
+    Some(f.action(format!(
         "check that the scheduler {scheduler} runs (kubectl get pods -n kube-system -l component=kube-scheduler) and its logs"
     )))
 }

@@ -1,0 +1,122 @@
+//! Choosing the decisive log line by meaning (`docs/diagnosis.md` "Choosing the decisive log
+//! line"): the first line of an instance that is at error level *and* carries a reason (refused,
+//! denied, not found, in use, timeout, read-only …), never a stack frame, a goroutine header or
+//! the last line of a trace; repeated lines count once.
+
+/// Words that give a line a reason, the strongest signal.
+const REASONS: [&str; 24] = [
+    "refused",
+    "denied",
+    "forbidden",
+    "unauthorized",
+    "in use",
+    "not found",
+    "no such",
+    "timeout",
+    "timed out",
+    "permission",
+    "read-only",
+    "certificate",
+    "x509",
+    "unknown host",
+    "no route",
+    "cannot",
+    "can't",
+    "unable",
+    "invalid",
+    "missing",
+    "out of memory",
+    "no space",
+    "unreachable",
+    "failed to",
+];
+
+/// Words that put a line at error level.
+const LEVEL: [&str; 9] = [
+    "error",
+    "fatal",
+    "panic",
+    "exception",
+    "fail",
+    "critical",
+    "severe",
+    "err]",
+    "caused by",
+];
+
+/// Whether `line` is part of a stack trace or dump rather than a statement: Java/Python/JS
+/// frames, Go goroutine headers and frames, `... N more`.
+#[must_use]
+pub fn is_frame(line: &str) -> bool {
+    let t = line.trim_start();
+    let indented = line.len() != t.len();
+    t.starts_with("at ") && indented
+        || t.starts_with("... ") && t.ends_with(" more")
+        || t.starts_with("goroutine ") && t.ends_with(':')
+        || t.starts_with("File \"") && t.contains(", line ")
+        || t.starts_with("Traceback (most recent call last)")
+        || indented && (t.contains(".go:") || t.contains(".rs:") || t.contains(".py\", line"))
+        || t.starts_with("created by ")
+        || (t.starts_with('/') && t.contains(".go:"))
+        || (t.contains("(0x") && t.ends_with(')') && !t.contains(' '))
+}
+
+/// A line's score: 0 for a frame or a line without error level or reason; otherwise higher for
+/// a reason word and for error level, so "error + reason" beats either alone.
+#[must_use]
+pub fn score(line: &str) -> u8 {
+    if is_frame(line) || line.trim().is_empty() {
+        return 0;
+    }
+    let lower = line.to_ascii_lowercase();
+    let reason = REASONS.iter().any(|w| lower.contains(w));
+    let level = LEVEL.iter().any(|w| lower.contains(w));
+    match (level, reason) {
+        (true, true) => 3,
+        (false, true) => 2,
+        (true, false) => 1,
+        (false, false) => 0,
+    }
+}
+
+/// The index of the decisive line of `lines` (oldest first): the first line with the best
+/// score, `None` when no line scores (a clean log, or only frames).
+#[must_use]
+pub fn decisive(lines: &[String]) -> Option<usize> {
+    let mut best: Option<(u8, usize)> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let s = score(line);
+        if s > 0 && best.is_none_or(|(b, _)| s > b) {
+            best = Some((s, i));
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// Lines worth handing to the knowledge base, best first: every scoring line once (repeats
+/// dropped), then at most `extra` plain lines from the end (a runtime's `exec /app: exec
+/// format error` has no level word but is the instance's only line).
+#[must_use]
+pub fn candidates(lines: &[String], extra: usize) -> Vec<usize> {
+    let mut scored: Vec<(u8, usize)> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let s = score(line);
+        let key = line.trim();
+        if s > 0 && !seen.contains(&key) {
+            seen.push(key);
+            scored.push((s, i));
+        }
+        if seen.len() > 64 {
+            break;
+        }
+    }
+    scored.sort_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
+    let mut out: Vec<usize> = scored.into_iter().map(|(_, i)| i).collect();
+    for i in (0..lines.len()).rev().take(extra) {
+        if !out.contains(&i) && !is_frame(&lines[i]) {
+            out.push(i);
+        }
+    }
+    out
+}
