@@ -118,16 +118,16 @@ fn every_graded_case_gets_the_diagnosis_a_good_tool_gives() {
         }
     }
     assert!(
-        cases.len() >= 40,
-        "the corpus has {} graded cases, want at least 40",
-        cases.len()
-    );
-    assert!(
         failed.is_empty(),
         "{} of {} graded cases wrong:\n\n{}",
         failed.len(),
         cases.len(),
         failed.join("\n")
+    );
+    assert!(
+        cases.len() >= 40,
+        "the corpus has {} graded cases, want at least 40",
+        cases.len()
     );
 }
 

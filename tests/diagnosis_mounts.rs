@@ -131,12 +131,16 @@ fn failed_mount_secret_key_pvc_multi_attach_and_timeout() {
         3,
         10,
     )];
+    // The knowledge base's Multi-Attach row replaces the generic mount finding and keeps its
+    // evidence (the volume behind the claim).
     let f = run(&p, &e, now());
-    let f = find(&f, "volume-mount-failed");
+    let f = find(&f, "volume-multi-attach-exclusive");
     assert!(
         f.action
             .as_deref()
-            .is_some_and(|h| h.contains("attached to another node"))
+            .is_some_and(|h| h.contains("ReadWriteOnce") || h.contains("node")),
+        "{:?}",
+        f.action
     );
     has(
         f,

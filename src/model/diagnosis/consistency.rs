@@ -174,11 +174,12 @@ pub fn violations(inp: &Inputs<'_>, findings: &[Finding]) -> Vec<Violation> {
                 format!("running and stopped said of {}", c.name),
             );
         }
-        let not_ready = inp
-            .pod
-            .conditions
-            .iter()
-            .any(|c| c.type_ == "Ready" && c.status == "False");
+        let not_ready = inp.pod.deletion_timestamp.is_some()
+            || inp
+                .pod
+                .conditions
+                .iter()
+                .any(|c| c.type_ == "Ready" && c.status == "False");
         if not_ready && (f.rule == "healthy" || head.contains("running and ready")) {
             v(
                 "ready-is-ready",
@@ -349,11 +350,12 @@ pub fn enforce(inp: &Inputs<'_>, findings: Vec<Finding>) -> Vec<Finding> {
                 f.headline = without_clause(&f.headline, &["running since"]);
             }
         }
-        let not_ready = inp
-            .pod
-            .conditions
-            .iter()
-            .any(|c| c.type_ == "Ready" && c.status == "False");
+        let not_ready = inp.pod.deletion_timestamp.is_some()
+            || inp
+                .pod
+                .conditions
+                .iter()
+                .any(|c| c.type_ == "Ready" && c.status == "False");
         if not_ready
             && (f.rule == "healthy" || f.headline.to_lowercase().contains("running and ready"))
         {

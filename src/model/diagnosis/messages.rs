@@ -37,8 +37,10 @@ pub struct Matched {
 
 /// Rules whose action only says "look at the logs" or "the message says why": a row's action
 /// replaces it.
-const VAGUE_ACTION: [&str; 6] = [
+const VAGUE_ACTION: [&str; 8] = [
     "app-exit",
+    "admission-rejected",
+    "stopped-by-kubelet",
     "readiness-failing",
     "liveness-failing",
     "killed-by-signal",
@@ -309,7 +311,24 @@ fn finding(inp: &Inputs<'_>, m: &Matched) -> Finding {
         ),
     ));
     f.fix = Some(m.hit.entry.fix);
+    super::context::complete(inp, &mut f, &m.hit.groups);
     f
+}
+
+/// Rows that only summarise (a catch-all of their table, or a message that reports a wait and
+/// points elsewhere for the reason): they never replace a rule's finding, which already says at
+/// least as much; they add their evidence.
+fn is_summary(id: &str) -> bool {
+    id.ends_with("-generic")
+        || matches!(
+            id,
+            "volume-wait-timeout"
+                | "runtime-oci-failed"
+                | "cni-setup-failed"
+                | "volume-mount-failed"
+                | "app-refused"
+                | "app-timeout"
+        )
 }
 
 /// The finding a match is about: one that already quotes the matched text, else (for a log
@@ -330,6 +349,12 @@ pub fn apply(inp: &Inputs<'_>, problems: &mut Vec<Finding>) {
     for m in matches(inp) {
         match target(problems, &m) {
             Some(i) if problems[i].rule == m.hit.entry.id => {}
+            Some(i) if is_summary(m.hit.entry.id) => {
+                let f = &mut problems[i];
+                if !f.evidence.iter().any(|e| e.text == m.evidence.text) {
+                    f.evidence.push(m.evidence.clone());
+                }
+            }
             Some(i) if problems[i].basis == Basis::Generic => {
                 let old = std::mem::replace(&mut problems[i], finding(inp, &m));
                 let new = &mut problems[i];
@@ -387,6 +412,12 @@ fn enrich(inp: &Inputs<'_>, f: &mut Finding, m: &Matched) {
     }
     f.basis = Basis::Specific;
     f.fix = Some(m.hit.entry.fix);
+    // A cluster message (an event, a status) can make it worse; a log line cannot: a running
+    // container's log does not make its readiness failure an outage.
+    if m.hit.entry.severity < f.severity && m.evidence.kind != EvidenceKind::Log {
+        f.severity = m.hit.entry.severity;
+    }
+    super::context::complete(inp, f, &m.hit.groups);
 }
 
 /// The first clause of a meaning (up to `: `, ` — ` or `; `), for a headline that already says
