@@ -1,7 +1,8 @@
 //! `cargo bench --bench diagnosis`: the diagnosis engine on case 07 (a liveness kill, with its
-//! previous log) and on a pod of 10 crash-looping containers with 500 events, next to rendering
-//! a 120×40 frame of case 07: diagnosing runs on every pod, event and clock update, so it must
-//! stay a small part (under 5 %) of a frame's cost.
+//! previous log), on the largest case of the corpus (84: two containers' logs, a Java-free
+//! panic, a mesh proxy's log, 14 events) and on a pod of 10 crash-looping containers with 500
+//! events, each next to rendering a 120×40 frame of the same pod: diagnosing runs on every pod,
+//! event and clock update, so it must stay a small part (under 5 %) of a frame's cost.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -91,6 +92,66 @@ fn big(pod: &Pod, failing: usize) -> (PodSummary, Vec<EventSummary>) {
     (PodSummary::from_pod(&p), events)
 }
 
+/// The largest case of the corpus (by its files' size).
+const LARGEST: &str = "84-app-crashloop-mesh-proxy-not-ready";
+
+/// A case's pod, events (newest first) and saved logs as the diagnosis reads them
+/// (`docs/corpus.md`).
+fn load_case(case: &str) -> (PodSummary, Vec<EventSummary>, LogTails) {
+    use podscope::model::diagnosis::case_logs::{SavedLog, tails};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/cases")
+        .join(case);
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).ok();
+    let pod: Pod = serde_json::from_str(&read("pod.json").expect("pod.json")).expect("pod");
+    let list: serde_json::Value =
+        serde_json::from_str(&read("events.json").expect("events.json")).expect("events");
+    let mut events: Vec<EventSummary> = list["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|e| serde_json::from_value::<Event>(e).ok())
+        .map(|e| EventSummary::from_event(&e))
+        .collect();
+    sort_newest_first(&mut events);
+    let mut files: Vec<(Option<String>, bool, String)> = Vec::new();
+    for (f, previous) in [("logs-previous.txt", true), ("logs-current.txt", false)] {
+        if let Some(t) = read(f) {
+            files.push((None, previous, t));
+        }
+    }
+    for e in std::fs::read_dir(dir.join("logs"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let (c, previous) = match (
+            name.strip_suffix(".previous.txt"),
+            name.strip_suffix(".current.txt"),
+        ) {
+            (Some(c), _) => (c.to_owned(), true),
+            (_, Some(c)) => (c.to_owned(), false),
+            _ => continue,
+        };
+        if let Ok(t) = std::fs::read_to_string(e.path()) {
+            files.push((Some(c), previous, t));
+        }
+    }
+    let summary = PodSummary::from_pod(&pod);
+    let saved: Vec<SavedLog<'_>> = files
+        .iter()
+        .map(|(c, previous, text)| SavedLog {
+            container: c.as_deref(),
+            previous: *previous,
+            text,
+        })
+        .collect();
+    let logs = tails(&summary, &saved);
+    (summary, events, logs)
+}
+
 fn benches(c: &mut Criterion) {
     let (pod, events) = load();
     let now: jiff::Timestamp = "2020-07-16T08:08:48Z".parse().expect("time");
@@ -114,6 +175,21 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             diagnose(black_box(&Inputs::new(
                 &summary, &summaries, &logs, &related, &owner, now,
+            )))
+        });
+    });
+
+    let (large, large_events, large_logs) = load_case(LARGEST);
+    let large_now: jiff::Timestamp = "2024-05-14T09:06:55Z".parse().expect("time");
+    c.bench_function("diagnose (case 84, the largest case)", |b| {
+        b.iter(|| {
+            diagnose(black_box(&Inputs::new(
+                &large,
+                &large_events,
+                &large_logs,
+                &related,
+                &owner,
+                large_now,
             )))
         });
     });
@@ -157,6 +233,18 @@ fn benches(c: &mut Criterion) {
     let _ = update(&mut state, Msg::EventsReset(summaries.clone()));
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     c.bench_function("render 120x40 frame (case 07)", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| podscope::ui::view(f, black_box(&state)))
+                .expect("draw");
+        });
+    });
+
+    let mut state = State::new(&large.namespace, &large.name, large_now, Theme::colored());
+    let _ = update(&mut state, Msg::Tick(large_now));
+    let _ = update(&mut state, Msg::PodApplied(Box::new(large.clone())));
+    let _ = update(&mut state, Msg::EventsReset(large_events.clone()));
+    c.bench_function("render 120x40 frame (case 84, the largest case)", |b| {
         b.iter(|| {
             terminal
                 .draw(|f| podscope::ui::view(f, black_box(&state)))

@@ -23,7 +23,7 @@ pub mod volumes;
 
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexBuilder};
+use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::Severity;
 
@@ -131,6 +131,17 @@ static COMPILED: LazyLock<Vec<Compiled>> = LazyLock::new(|| {
         .collect()
 });
 
+/// Every compiled row's pattern in one set, so a text is scanned once for all rows; `None` if
+/// the set cannot be built (then rows are tried one by one).
+static SET: LazyLock<Option<RegexSet>> = LazyLock::new(|| {
+    RegexSetBuilder::new(COMPILED.iter().map(|c| c.entry.pattern))
+        .case_insensitive(true)
+        .size_limit(64 << 20)
+        .dfa_size_limit(64 << 20)
+        .build()
+        .ok()
+});
+
 /// Every row of every table, in search order.
 pub fn entries() -> impl Iterator<Item = &'static Entry> {
     TABLES.iter().flat_map(|t| t.iter())
@@ -193,7 +204,7 @@ pub fn find(fact: On<'_>, text: &str) -> Option<Hit> {
         end -= 1;
     }
     let text = &text[..end];
-    COMPILED.iter().find_map(|c| {
+    let hit = |c: &Compiled| -> Option<Hit> {
         if !c.entry.on.iter().any(|on| accepts(*on, fact)) {
             return None;
         }
@@ -212,7 +223,16 @@ pub fn find(fact: On<'_>, text: &str) -> Option<Hit> {
             groups,
             matched,
         })
-    })
+    };
+    match SET.as_ref() {
+        // One pass over the text for every row; then captures of the first row in table order
+        // that matched and reads this kind of fact.
+        Some(set) => set
+            .matches(text)
+            .iter()
+            .find_map(|i| COMPILED.get(i).and_then(hit)),
+        None => COMPILED.iter().find_map(hit),
+    }
 }
 
 /// The group name as a `&'static str` borrowed from the row's pattern (names are substrings of
