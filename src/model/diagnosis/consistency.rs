@@ -294,7 +294,10 @@ pub fn enforce(inp: &Inputs<'_>, findings: Vec<Finding>) -> Vec<Finding> {
         if !quoted {
             f.headline = without_clause(&f.headline, &LOG_PROMISE);
             if let Some(a) = f.action.take() {
-                f.action = Some(without(&a, &LOG_PROMISE).unwrap_or_else(|| describe.clone()));
+                f.action = Some(
+                    without(&a, &LOG_PROMISE)
+                        .unwrap_or_else(|| read_logs(inp, &f).unwrap_or_else(|| describe.clone())),
+                );
             }
         }
         if container(inp, &f).is_some_and(never_started) {
@@ -379,6 +382,24 @@ pub fn enforce(inp: &Inputs<'_>, findings: Vec<Finding>) -> Vec<Finding> {
     let (advice, causes): (Vec<Finding>, Vec<Finding>) =
         out.into_iter().partition(|f| f.rule.starts_with("probe-"));
     causes.into_iter().chain(advice).collect()
+}
+
+/// For a container that ran an instance whose log was not read: the command that reads it (a
+/// promise that the log says why is not allowed, but reading it is the next step).
+fn read_logs(inp: &Inputs<'_>, f: &Finding) -> Option<String> {
+    let c = container(inp, f)?;
+    if never_started(c) {
+        return None;
+    }
+    let previous = if c.last_state.is_some() {
+        " --previous"
+    } else {
+        ""
+    };
+    Some(format!(
+        "read what it printed before it stopped: kubectl logs {} -n {} -c {}{previous}",
+        inp.pod.name, inp.pod.namespace, c.name
+    ))
 }
 
 /// `text` without its comma/colon/parenthesis-separated clauses that contain any of `words`.

@@ -204,6 +204,11 @@ fn deletion_finding(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
         notice.headline
     };
     let mut f = Finding::new(rule, severity, None, headline);
+    // Held by a finalizer, the API server says why; without one, the kubelet not confirming is
+    // an inference (node unreachable, runtime stuck, teardown failing).
+    if rule == "stuck-terminating" && !held {
+        f.confidence = super::Confidence::Likely;
+    }
     f.action = notice.hint;
     if f.action.is_none()
         && held

@@ -8,7 +8,7 @@ use super::{Finding, Inputs, Severity};
 use crate::model::pod::{ContainerKind, ContainerState};
 
 /// Rules whose finding is inferred rather than stated by the cluster.
-const LIKELY: [&str; 8] = [
+const LIKELY: [&str; 7] = [
     "sigkill",
     "sigterm",
     "killed-by-signal",
@@ -16,7 +16,6 @@ const LIKELY: [&str; 8] = [
     "memory-near-limit",
     "completed-and-restarted",
     "warning-event",
-    "stuck-terminating",
 ];
 
 /// Rules that only say something is wrong and quote the raw message: allowed first only when
