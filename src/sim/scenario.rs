@@ -121,6 +121,10 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../assets/scenarios/secret-key-missing.yaml"),
     ),
     (
+        "scheduling-gated",
+        include_str!("../../assets/scenarios/scheduling-gated.yaml"),
+    ),
+    (
         "node-not-ready",
         include_str!("../../assets/scenarios/node-not-ready.yaml"),
     ),
@@ -396,8 +400,8 @@ mod tests {
                 assert!(names.insert(n.clone()), "duplicate {n}");
             }
         }
-        // The node scenarios add edge-cache, scratch and api; the failure kinds 13 objects.
-        assert_eq!(names.len(), 27);
+        // The node scenarios add edge-cache, scratch and api; the failure kinds 14 objects.
+        assert_eq!(names.len(), 28);
     }
 
     #[test]
