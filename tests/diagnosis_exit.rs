@@ -12,7 +12,7 @@ use serde_json::json;
 fn exit_codes_name_their_meaning() {
     for (code, rule, words) in [
         (1, "app-exit", "code 1 (application error)"),
-        (2, "app-exit", "code 2 (usage or configuration error)"),
+        (2, "app-exit", "code 2 (a bad flag or argument"),
         (3, "app-exit", "code 3 (set by the application)"),
         (
             126,

@@ -592,8 +592,8 @@ fn the_cases_texts_find_their_rows() {
     let waiting = &pod["status"]["containerStatuses"][0]["state"]["waiting"];
     assert_eq!(
         find(
-            On::Waiting(waiting["reason"].as_str().expect("waiting.reason")),
-            waiting["message"].as_str().expect("waiting.message")
+            On::Waiting(waiting["reason"].as_str().unwrap()),
+            waiting["message"].as_str().unwrap()
         ),
         Some("kubelet-poststart-hook-not-executable")
     );

@@ -75,7 +75,9 @@ pub fn classify(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Cause
     if never_started {
         return start_error(inp, c, t);
     }
-    if signal_name(t.exit_code).is_some() && matches!(t.exit_code, 137 | 143 | 129 | 130 | 131) {
+    if signal_name(t.exit_code).is_some() && matches!(t.exit_code, 137 | 143 | 129 | 130 | 131)
+        || kill::probe_killed(inp, c, t)
+    {
         return kill::by_signal(inp, c, t);
     }
     let code = t.exit_code;
@@ -115,9 +117,15 @@ pub fn classify(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Cause
             hint: Some("the application stopped itself: its last log lines and termination message say why".to_owned()),
             ..Cause::default()
         },
+        2 if go_panic(inp, c) => Cause {
+            rule: "go-panic",
+            verb: format!("panics: exit 2 (the Go runtime's exit code after an unrecovered panic){}", after(t)),
+            hint: Some("the panic line and the first frame of the goroutine that panicked name the failing code; the value it met (a nil pointer, a missing setting) usually comes from the environment: compare the env vars and files the program reads with what it expects".to_owned()),
+            ..Cause::default()
+        },
         2 => Cause {
             rule: "app-exit",
-            verb: format!("exits with code 2 (usage or configuration error){}", after(t)),
+            verb: format!("exits with code 2 (a bad flag or argument for most programs and shells){}", after(t)),
             hint: Some("exit 2 is what most programs and shells return for a bad flag or argument: compare the command line with the program's usage".to_owned()),
             ..Cause::default()
         },
@@ -336,4 +344,17 @@ fn start_error(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Cause 
         hint: Some(hint),
         ..Cause::default()
     }
+}
+
+/// Whether the dead instance of `c` printed a Go panic (`panic: …` then `goroutine N [running]:`):
+/// the Go runtime exits 2 after an unrecovered panic, so exit 2 is not a usage error then.
+fn go_panic(inp: &Inputs<'_>, c: &ContainerSummary) -> bool {
+    let Some(tail) = super::facts::previous_tail(inp, &c.name, 200) else {
+        return false;
+    };
+    let panic = tail.iter().any(|l| l.trim_start().starts_with("panic: "));
+    let goroutine = tail
+        .iter()
+        .any(|l| l.starts_with("goroutine ") && l.contains('['));
+    panic && goroutine
 }

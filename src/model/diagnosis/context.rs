@@ -216,3 +216,94 @@ pub fn throttling(inp: &Inputs<'_>, f: &mut Finding) {
         inp.pod.name
     ));
 }
+
+/// Words of a log line or message that say an identity was refused.
+const REFUSED_IDENTITY: [&str; 6] = [
+    "403",
+    "permission denied",
+    "unauthorized",
+    "forbidden",
+    "audience",
+    "authenticat",
+];
+
+/// Adds the identity the pod presents — its service account and the audiences of its projected
+/// tokens — to a finding whose log evidence says an identity was refused (a Vault login, a cloud
+/// provider's token exchange, the API server): that is what the other side compares with its
+/// role or policy (`96-vault-agent-init-permission-denied`, `107-projected-token-wrong-audience`).
+pub fn identity(inp: &Inputs<'_>, f: &mut Finding) {
+    if f.evidence.iter().any(|e| e.source == "identity") {
+        return;
+    }
+    let refused = f.evidence.iter().any(|e| {
+        e.kind == super::EvidenceKind::Log && {
+            let l = e.text.to_ascii_lowercase();
+            REFUSED_IDENTITY.iter().any(|w| l.contains(w)) && !l.contains("permission denied: '/")
+        }
+    });
+    if !refused {
+        return;
+    }
+    let spec = &inp.pod.spec;
+    let sa = spec
+        .service_account_name
+        .as_deref()
+        .or(spec.service_account.as_deref())
+        .unwrap_or("default");
+    let mut parts = vec![format!("spec.serviceAccountName {sa}")];
+    for v in spec.volumes.iter().flatten() {
+        let Some(p) = &v.projected else { continue };
+        for src in p.sources.iter().flatten() {
+            if let Some(t) = &src.service_account_token {
+                parts.push(format!(
+                    "volume {} projects a token for audience {} (expires in {}s)",
+                    v.name,
+                    t.audience.as_deref().unwrap_or("<the API server's>"),
+                    t.expiration_seconds.unwrap_or(3600)
+                ));
+            }
+        }
+    }
+    let text = format!(
+        "the identity the pod presents: {} — the other side's role or policy must accept exactly this",
+        parts.join("; ")
+    );
+    f.evidence.push(super::Evidence::new(
+        super::EvidenceKind::Spec,
+        "identity",
+        text,
+    ));
+}
+
+/// Adds the pod's node selector and required node affinity to a finding about a node affinity
+/// refusal (the scheduler's or the kubelet's at admission): what to compare with the node's
+/// labels.
+pub fn node_affinity(inp: &Inputs<'_>, f: &mut Finding) {
+    let l = f.headline.to_ascii_lowercase();
+    let about =
+        l.contains("nodeaffinity") || l.contains("node affinity") || l.contains("node selector");
+    if !about || f.evidence.iter().any(|e| e.source == "node selection") {
+        return;
+    }
+    let spec = &inp.pod.spec;
+    let mut parts = Vec::new();
+    if let Some(s) = super::scheduling::spec::node_selector(spec) {
+        parts.push(s);
+    }
+    if let Some(a) = super::scheduling::spec::required_node_affinity(spec) {
+        parts.push(a);
+    }
+    if parts.is_empty() {
+        return;
+    }
+    let node = inp.pod.node.as_deref().unwrap_or("<none>");
+    let text = format!(
+        "the pod requires {}; compare with the labels of node {node} (kubectl get node {node} --show-labels)",
+        parts.join("; ")
+    );
+    f.evidence.push(super::Evidence::new(
+        super::EvidenceKind::Spec,
+        "node selection",
+        text,
+    ));
+}

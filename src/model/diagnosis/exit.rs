@@ -123,6 +123,25 @@ pub fn findings(inp: &Inputs<'_>, index: usize, c: &ContainerSummary, out: &mut 
                 terminal_why(inp, c)
             ),
         ),
+        // It keeps crashing when it has restarted five times or more and the last end is recent:
+        // running between two crashes is not recovered (the back-off reset needs 10 minutes
+        // of running).
+        Situation::Restarted(_)
+            if c.restart_count >= 5
+                && t.exit_code != 0
+                && t.finished_at
+                    .is_some_and(|f| inp.now.duration_since(f).as_secs() < 600) =>
+        {
+            (
+                Severity::Error,
+                format!(
+                    "{who} keeps crashing: restarted {}, the last time {} ago, and runs again for now; the last instance {}",
+                    times(c.restart_count),
+                    facts::took(inp.now.duration_since(t.finished_at.unwrap_or(inp.now))),
+                    cause.verb
+                ),
+            )
+        }
         Situation::Restarted(_) => (
             Severity::Warning,
             format!(

@@ -42,6 +42,14 @@ fn probe_kind(message: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether a `Killing` event says a probe killed the instance `t` of `c`: then the kubelet
+/// stopped it, whatever exit code the process chose on SIGTERM (a clean shutdown exits 0).
+#[must_use]
+pub fn probe_killed(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> bool {
+    inp.events_of(&c.name)
+        .any(|e| e.reason == "Killing" && during(e, t) && probe_kind(&e.message).is_some())
+}
+
 /// Explains an instance that ended by SIGKILL, SIGTERM, SIGHUP, SIGINT or SIGQUIT.
 #[must_use]
 pub fn by_signal(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Cause {

@@ -37,7 +37,8 @@ pub struct Matched {
 
 /// Rules whose action only says "look at the logs" or "the message says why": a row's action
 /// replaces it.
-const VAGUE_ACTION: [&str; 8] = [
+const VAGUE_ACTION: [&str; 9] = [
+    "init-running",
     "app-exit",
     "admission-rejected",
     "stopped-by-kubelet",

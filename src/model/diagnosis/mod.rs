@@ -36,6 +36,7 @@ pub mod probes;
 pub mod ranking;
 pub mod rollout;
 pub mod scheduling;
+pub mod stalled;
 pub mod waiting;
 pub mod words;
 
@@ -353,6 +354,7 @@ pub fn diagnose(inp: &Inputs<'_>) -> Vec<Finding> {
             }
         }
         init::findings(inp, &mut problems);
+        stalled::findings(inp, &mut problems);
         problems.extend(
             inp.pod
                 .containers
@@ -370,6 +372,8 @@ pub fn diagnose(inp: &Inputs<'_>) -> Vec<Finding> {
     for f in &mut problems {
         context::throttling(inp, f);
         context::platform(inp, f);
+        context::identity(inp, f);
+        context::node_affinity(inp, f);
     }
     ranking::rank(inp, &mut problems);
     let mut out = problems;

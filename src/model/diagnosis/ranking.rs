@@ -33,7 +33,8 @@ const GENERIC: [&str; 8] = [
 
 /// Rules that read a reason or an exit code, and name a cause only with a log line or a
 /// message beside them.
-const REASON: [&str; 10] = [
+const REASON: [&str; 11] = [
+    "init-running",
     "app-exit",
     "stopped-by-kubelet",
     "admission-rejected",

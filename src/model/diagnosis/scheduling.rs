@@ -5,7 +5,7 @@
 
 mod fit_error;
 mod quiet;
-mod spec;
+pub mod spec;
 mod words;
 
 pub use fit_error::{FitError, Why, parse, why};

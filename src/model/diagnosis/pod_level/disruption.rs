@@ -141,7 +141,11 @@ fn evicted(inp: &Inputs<'_>, dt: Option<&ConditionSummary>, ev: Option<&EventSum
     } else if let Some(r) = &e.resource {
         format!("the node was low on {r}{pressure}")
     } else if let Some(c) = &e.condition {
-        format!("the node had condition {c}")
+        // `The node had condition: [X].` is the eviction manager's answer at admission
+        // (`pkg/kubelet/eviction/eviction_manager.go` Admit): the pod was refused, never ran.
+        format!(
+            "the kubelet refused to admit it because the node had condition {c} (under that pressure it rejects new pods); the pod never ran"
+        )
     } else if let Some(l) = &e.limit {
         l.clone()
     } else if message.is_empty() {
@@ -196,10 +200,12 @@ fn evicted(inp: &Inputs<'_>, dt: Option<&ConditionSummary>, ev: Option<&EventSum
             amount(&res, a)
         ));
     }
-    f.evidence.push(format!(
-        "qosClass {}: the kubelet evicts first the pods using more than their requests, then by priority, then by how far above the request they are",
-        pod.qos_class.as_deref().unwrap_or("<unknown>")
-    ));
+    if e.condition.is_none() {
+        f.evidence.push(format!(
+            "qosClass {}: the kubelet evicts first the pods using more than their requests, then by priority, then by how far above the request they are",
+            pod.qos_class.as_deref().unwrap_or("<unknown>")
+        ));
+    }
     for ev2 in inp
         .events
         .iter()
@@ -246,6 +252,10 @@ fn evicted(inp: &Inputs<'_>, dt: Option<&ConditionSummary>, ev: Option<&EventSum
             "raise container {c}'s {res} request to its real use (at least {use_}): requests drive the kubelet's eviction ranking — kubectl set resources {target} -c {c} --requests={res}={use_} -n {ns}{note}; a {res} limit caps it",
             c = u.container,
             use_ = plain(&res, &u.usage)
+        ),
+        None if e.condition.is_some() => format!(
+            "relieve node {node}'s {c} (kubectl describe node {node}: its conditions, then free disk or memory there); the pod's own requests played no part",
+            c = e.condition.as_deref().unwrap_or("pressure")
         ),
         None => format!(
             "set {res} requests (and limits) close to real use so this pod is not the first to go under pressure, or move it to a node with room"
