@@ -6,6 +6,7 @@
 //! of these areas is found by its row; and harmless messages of the same events match no row.
 
 use podscope::model::diagnosis::kb::{self, On};
+use podscope::model::sanitize::sanitize;
 
 /// `(where, message, row id, named groups that must be captured with these values)`.
 type Line = (
@@ -495,28 +496,32 @@ fn every_row_compiles() {
     assert!(invalid.is_empty(), "rows that do not compile: {invalid:#?}");
 }
 
+/// Each message as the component wrote it, and as the diagnosis reads it: events and statuses
+/// are sanitised to one line first (`model::sanitize`: a newline becomes `␊`).
 #[test]
 fn every_message_finds_its_row_and_groups() {
     let mut failures = Vec::new();
-    for (on, text, id, groups) in LINES {
-        let Some(hit) = kb::find(*on, text) else {
-            failures.push(format!("{id}: no row for {text:?}"));
-            continue;
-        };
-        if hit.entry.id != *id {
-            failures.push(format!("{id}: got {} for {text:?}", hit.entry.id));
-            continue;
-        }
-        for (name, value) in *groups {
-            let got = hit
-                .groups
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.as_str());
-            if got != Some(*value) {
-                failures.push(format!(
-                    "{id}: group {name} = {got:?}, want {value:?} in {text:?}"
-                ));
+    for (on, raw, id, groups) in LINES {
+        for text in [raw.to_string(), sanitize(raw).into_owned()] {
+            let Some(hit) = kb::find(*on, &text) else {
+                failures.push(format!("{id}: no row for {text:?}"));
+                continue;
+            };
+            if hit.entry.id != *id {
+                failures.push(format!("{id}: got {} for {text:?}", hit.entry.id));
+                continue;
+            }
+            for (name, value) in *groups {
+                let got = hit
+                    .groups
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v.as_str());
+                if got != Some(*value) {
+                    failures.push(format!(
+                        "{id}: group {name} = {got:?}, want {value:?} in {text:?}"
+                    ));
+                }
             }
         }
     }
@@ -657,7 +662,7 @@ fn events(case: &str) -> Vec<(String, String)> {
         .map(|e| {
             (
                 e["reason"].as_str().unwrap_or_default().to_owned(),
-                e["message"].as_str().unwrap_or_default().to_owned(),
+                sanitize(e["message"].as_str().unwrap_or_default()).into_owned(),
             )
         })
         .collect()

@@ -1,7 +1,8 @@
-//! Scenarios: YAML files of one or more manifests (`---`-separated) — Pods, and the workloads
-//! the controller model runs (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs,
-//! CronJobs) — created when the simulator starts; pods through the API's create path and the
-//! kubelet model, workloads in the store, where the controllers pick them up.
+//! Scenarios: YAML files of one or more manifests (`---`-separated) — Pods, the workloads the
+//! controller model runs (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs)
+//! and the objects pods refer to (ConfigMaps, Secrets, Services) — created when the simulator
+//! starts; pods through the API's create path and the kubelet model, the others in the store,
+//! where the controllers and the kubelet find them.
 //!
 //! A workload document annotated `podscope.dev/apply-after-seconds: "N"` is applied N
 //! simulated seconds after the start instead (the annotation itself is dropped): created if
@@ -12,8 +13,12 @@
 //!
 //! The built-in ones (`assets/scenarios/*.yaml`, embedded so `podscope demo` works from any
 //! directory) are the seed article's `hello` and `crash` pods, dynamic versions of cases
-//! 04, 09, 13, 07, 19 and 12 (see each file's header), and three workload scenarios: a stuck
-//! rollout, a StatefulSet and a Job that exhausts its back-off limit.
+//! 04, 09, 13, 07, 19 and 12 (see each file's header), three workload scenarios (a stuck
+//! rollout, a StatefulSet and a Job that exhausts its back-off limit), two node scenarios, and
+//! failure kinds the kubelet, the runtime and the controllers produce live (an image for
+//! another architecture, runAsNonRoot, a failing postStart hook, a private registry, an
+//! OOMKilled sidecar, a missing dependency, an init container waiting for a Service, a Job's
+//! deadline, a read-only root, a port taken twice, a missing Secret key, scheduling gates).
 
 use std::path::Path;
 
@@ -72,6 +77,50 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../assets/scenarios/job-backoff.yaml"),
     ),
     (
+        "exec-format",
+        include_str!("../../assets/scenarios/exec-format.yaml"),
+    ),
+    (
+        "run-as-non-root",
+        include_str!("../../assets/scenarios/run-as-non-root.yaml"),
+    ),
+    (
+        "poststart-hook",
+        include_str!("../../assets/scenarios/poststart-hook.yaml"),
+    ),
+    (
+        "image-pull-auth",
+        include_str!("../../assets/scenarios/image-pull-auth.yaml"),
+    ),
+    (
+        "sidecar-oom",
+        include_str!("../../assets/scenarios/sidecar-oom.yaml"),
+    ),
+    (
+        "readiness-dependency",
+        include_str!("../../assets/scenarios/readiness-dependency.yaml"),
+    ),
+    (
+        "init-waits",
+        include_str!("../../assets/scenarios/init-waits.yaml"),
+    ),
+    (
+        "job-deadline",
+        include_str!("../../assets/scenarios/job-deadline.yaml"),
+    ),
+    (
+        "readonly-fs",
+        include_str!("../../assets/scenarios/readonly-fs.yaml"),
+    ),
+    (
+        "port-in-use",
+        include_str!("../../assets/scenarios/port-in-use.yaml"),
+    ),
+    (
+        "secret-key-missing",
+        include_str!("../../assets/scenarios/secret-key-missing.yaml"),
+    ),
+    (
         "node-not-ready",
         include_str!("../../assets/scenarios/node-not-ready.yaml"),
     ),
@@ -79,6 +128,20 @@ const BUILTIN: &[(&str, &str)] = &[
         "node-memory-pressure",
         include_str!("../../assets/scenarios/node-memory-pressure.yaml"),
     ),
+];
+
+/// The kinds a scenario may hold besides Pods and Nodes: the workloads and the objects pods
+/// refer to.
+const OBJECT_KINDS: [Resource; 9] = [
+    Resource::Deployments,
+    Resource::ReplicaSets,
+    Resource::StatefulSets,
+    Resource::DaemonSets,
+    Resource::Jobs,
+    Resource::CronJobs,
+    Resource::ConfigMaps,
+    Resource::Secrets,
+    Resource::Services,
 ];
 
 /// The built-in scenarios that act on the node itself (`crate::sim::nodes`): `podscope demo`
@@ -96,7 +159,7 @@ pub enum ScenarioItem {
     /// A `Node` document: what happens to the simulated node (`crate::sim::nodes`); the
     /// simulator's node task carries it out.
     Node(crate::sim::nodes::NodePlan),
-    /// A workload object, applied at start or `after` the start.
+    /// A workload (or a ConfigMap, Secret, Service), applied at start or `after` the start.
     Object {
         /// The object (without the [`APPLY_AFTER`] annotation).
         object: Object,
@@ -174,7 +237,7 @@ pub fn parse_scenario_items(name: &str, text: &str) -> Result<Vec<ScenarioItem>,
             items.push(ScenarioItem::Node(plan));
             continue;
         }
-        let Some(resource) = Resource::WORKLOADS.into_iter().find(|r| r.kind() == kind) else {
+        let Some(resource) = OBJECT_KINDS.into_iter().find(|r| r.kind() == kind) else {
             let (pod, _) =
                 decode::decode_pod(value, FieldValidation::Strict).map_err(|e| bad(e.message))?;
             items.push(ScenarioItem::Pod(Box::new(pod)));
@@ -333,8 +396,8 @@ mod tests {
                 assert!(names.insert(n.clone()), "duplicate {n}");
             }
         }
-        // The node scenarios add edge-cache, scratch and api.
-        assert_eq!(names.len(), 14);
+        // The node scenarios add edge-cache, scratch and api; the failure kinds 13 objects.
+        assert_eq!(names.len(), 27);
     }
 
     #[test]

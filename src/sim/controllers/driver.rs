@@ -34,6 +34,10 @@ pub(crate) async fn run(store: Store, node: String) {
         }
         let wake = step(&store, &node, &mut gone);
         let delay = wake.and_then(|at| store.clock().real_delay_until(at));
+        // One timer for the whole wait: an irrelevant change (an Event, a Lease renewal every
+        // 10 s) must not restart it, or a wake-up further away than that never comes.
+        let timer = sleep_opt(delay);
+        tokio::pin!(timer);
         // Wait for a change that matters (not an Event), the wake-up, or shutdown.
         loop {
             tokio::select! {
@@ -54,7 +58,7 @@ pub(crate) async fn run(store: Store, node: String) {
                     Err(RecvError::Lagged(_)) => break,
                     Err(RecvError::Closed) => return,
                 },
-                () = sleep_opt(delay) => break,
+                () = &mut timer => break,
                 _ = shutdown.changed() => return,
             }
         }

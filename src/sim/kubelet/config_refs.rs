@@ -22,6 +22,9 @@ pub struct ConfigSources {
     pub config_maps: BTreeMap<(String, String), BTreeMap<String, String>>,
     /// Secrets by `(namespace, name)`.
     pub secrets: BTreeMap<(String, String), BTreeMap<String, String>>,
+    /// Services by `(namespace, name)`: what cluster DNS and kube-proxy make of them, for the
+    /// programs that wait for one ([`crate::sim::runtime::loops`]).
+    pub services: crate::sim::runtime::loops::Services,
 }
 
 /// The two kinds a reference can name.

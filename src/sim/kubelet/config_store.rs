@@ -1,5 +1,5 @@
-//! The kubelet driver's read of the ConfigMaps and Secrets it hands the pure model before each
-//! pass ([`super::config_refs::ConfigSources`]; `docs/kubelet-references.md`).
+//! The kubelet driver's read of the ConfigMaps, Secrets and Services it hands the pure model
+//! before each pass ([`super::config_refs::ConfigSources`]; `docs/kubelet-references.md`).
 
 use k8s_openapi::api::core::v1::{ConfigMap, Secret};
 
@@ -37,7 +37,48 @@ fn secret_data(s: &Secret) -> std::collections::BTreeMap<String, String> {
     out
 }
 
-/// Every stored ConfigMap and Secret.
+/// Every stored Service as cluster DNS and kube-proxy see it: its `clusterIP` (`None` when
+/// headless) and the addresses of the ready endpoints of its EndpointSlices.
+fn services(store: &Store) -> crate::sim::runtime::loops::Services {
+    use crate::sim::controllers::endpointslice::SERVICE_NAME_LABEL;
+    let mut out = crate::sim::runtime::loops::Services::new();
+    for o in store.list(Resource::Services, None).0 {
+        if let Object::Service(s) = o {
+            let ip = s.spec.as_ref().and_then(|sp| sp.cluster_ip.clone());
+            let view = crate::sim::runtime::loops::ServiceView {
+                cluster_ip: ip.filter(|ip| !ip.is_empty() && ip != "None"),
+                ready_addresses: Vec::new(),
+            };
+            out.insert(key(&s.metadata), view);
+        }
+    }
+    for o in store.list(Resource::EndpointSlices, None).0 {
+        let Object::EndpointSlice(slice) = o else {
+            continue;
+        };
+        let ns = slice.metadata.namespace.clone().unwrap_or_default();
+        let Some(svc) = slice
+            .metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(SERVICE_NAME_LABEL))
+        else {
+            continue;
+        };
+        let Some(view) = out.get_mut(&(ns, svc.clone())) else {
+            continue;
+        };
+        for e in slice.endpoints.iter().flatten() {
+            let ready = e.conditions.as_ref().and_then(|c| c.ready).unwrap_or(true);
+            if ready {
+                view.ready_addresses.extend(e.addresses.iter().cloned());
+            }
+        }
+    }
+    out
+}
+
+/// Every stored ConfigMap, Secret and Service.
 pub(crate) fn sources(store: &Store) -> ConfigSources {
     let mut out = ConfigSources::default();
     for o in store.list(Resource::ConfigMaps, None).0 {
@@ -51,5 +92,6 @@ pub(crate) fn sources(store: &Store) -> ConfigSources {
             out.secrets.insert(key(&s.metadata), secret_data(&s));
         }
     }
+    out.services = services(store);
     out
 }

@@ -230,6 +230,31 @@ pub(crate) fn stopping(fp: &str, container: &str) -> EventSpec {
     )
 }
 
+/// `Killing` with the reason `killContainer` was given as its message (`FailedPostStartHook`).
+pub(crate) fn killing(fp: &str, message: &str) -> EventSpec {
+    kubelet("Normal", "Killing", fp, message.to_string())
+}
+
+/// `FailedPostStartHook`: `PostStartHook failed` (the handler's message stays out of events).
+pub(crate) fn post_start_failed(fp: &str) -> EventSpec {
+    let msg = "PostStartHook failed".to_string();
+    kubelet("Warning", "FailedPostStartHook", fp, msg)
+}
+
+/// `FailedToRetrieveImagePullSecret` (pod-level): `Unable to retrieve some image pull secrets
+/// (<names>); attempting to pull the image may not succeed.`
+pub(crate) fn pull_secrets_missing(names: &str) -> EventSpec {
+    EventSpec {
+        type_: "Warning",
+        reason: "FailedToRetrieveImagePullSecret",
+        message: format!(
+            "Unable to retrieve some image pull secrets ({names}); attempting to pull the image may not succeed."
+        ),
+        field_path: None,
+        component: "kubelet",
+    }
+}
+
 /// `Killing` after a failed liveness/startup probe:
 /// `Container X failed liveness probe, will be restarted`.
 pub(crate) fn probe_killing(fp: &str, container: &str, probe: &str) -> EventSpec {

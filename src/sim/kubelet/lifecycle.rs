@@ -12,10 +12,9 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 
 use super::events;
 use super::images::{needs_pull, pull_key};
-use super::pod_state::{ContainerRun, PodRun, Role, RunState, Term};
-use super::{Node, Work, after, ephemeral, hex256, probes, termination};
-use crate::sim::runtime::image::split_image;
-use crate::sim::runtime::programs::Plan;
+use super::instance::start_instance;
+use super::pod_state::{ContainerRun, PodRun, Role, RunState};
+use super::{Node, Work, after, ephemeral, hex256, termination};
 
 /// The kubelet acts on an exit (PLEG relist + pod sync) this long after it.
 pub const SYNC_LATENCY: SignedDuration = SignedDuration::from_secs(1);
@@ -110,7 +109,9 @@ pub(crate) fn sandbox(node: &mut Node, run: &mut PodRun, at: Timestamp) {
     sync(node, run, at);
 }
 
-fn should_restart(policy: &str, role: Role, exit_code: i32) -> bool {
+/// Whether an instance of a container in `role` that exited with `exit_code` is restarted
+/// under the pod's `restartPolicy` (a sidecar always, an ephemeral container never).
+pub(crate) fn should_restart(policy: &str, role: Role, exit_code: i32) -> bool {
     match role {
         Role::Sidecar => true,
         Role::Ephemeral => false,
@@ -193,7 +194,7 @@ pub(crate) fn sync(node: &mut Node, run: &mut PodRun, at: Timestamp) {
 /// Job-style completion: when every main container finished for good, stop the sidecars (see
 /// [`termination::complete`]); called at the exit itself, as the kubelet's PLEG sees it, and
 /// at every sync.
-fn complete_if_finished(node: &mut Node, run: &mut PodRun, at: Timestamp) {
+pub(crate) fn complete_if_finished(node: &mut Node, run: &mut PodRun, at: Timestamp) {
     let policy = run.restart_policy().to_string();
     let mains = run.indices(Role::Main);
     let finished = !mains.is_empty()
@@ -231,6 +232,7 @@ pub(crate) fn begin_start(node: &mut Node, run: &mut PodRun, i: usize, at: Times
     }
     run.containers[i].busy = true;
     if needs_pull(node, &run.containers[i]) {
+        super::images::warn_missing_secrets(node, run, at);
         node.event(run, events::pulling(&fp, &image), at);
         node.schedule(run, after(at, STEP), Work::PullDone(i));
     } else {
@@ -284,131 +286,4 @@ fn restart(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
     let image = run.containers[i].image().to_string();
     node.event(run, events::pulled_present(node.wording, &fp, &image), at);
     start_instance(node, run, i, at);
-}
-
-/// Starts a new instance of container `i` at `at`.
-fn start_instance(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp) {
-    if !super::env_gate::ready(node, run, i, at) {
-        return;
-    }
-    let uid = run.uid.clone();
-    let wording = node.wording;
-    let c = &mut run.containers[i];
-    c.busy = false;
-    c.generation += 1;
-    if c.ever_started {
-        c.restart_count += 1;
-        if let RunState::Terminated(t) = &c.state {
-            c.last = Some(t.clone());
-        }
-    }
-    c.ever_started = true;
-    c.stopping = false;
-    c.pull_failed_at = None;
-    c.respawn = false;
-    c.container_id = super::container_id(&uid, &c.spec.name, c.restart_count);
-    if c.image_id.is_empty() {
-        let image = c.image().to_string();
-        let (repo, _) = split_image(&image);
-        c.image_id = format!("{repo}@sha256:{}", hex256(&[&image]));
-    }
-    c.state = RunState::Running { started_at: at };
-    c.started = c.spec.startup_probe.is_none();
-    c.ready = c.started && c.spec.readiness_probe.is_none();
-    c.startup = Default::default();
-    c.liveness = Default::default();
-    c.readiness = Default::default();
-    let generation = c.generation;
-    let name = c.spec.name.clone();
-    let fp = c.field_path();
-    let plan = c.program.start(c.restart_count);
-    node.event(run, events::created(wording, &fp, &name), at);
-    node.event(run, events::started(wording, &fp, &name), at);
-    follow_plan(node, run, i, generation, plan, at);
-    probes::on_start(node, run, i, at);
-    if !run.initialized {
-        // The start order moves on at the next sync (e.g. a sidecar without startupProbe).
-        node.schedule(run, after(at, SYNC_LATENCY), Work::Sync);
-    }
-}
-
-/// Queues what instance `generation` of container `i` does after `at` (its program's answer to
-/// a start or a signal): log lines at their offsets (`stamped` ones with the Go/nginx time
-/// prefix of their emission time) and its exit.
-pub(crate) fn follow_plan(
-    node: &mut Node,
-    run: &mut PodRun,
-    i: usize,
-    generation: u64,
-    plan: Plan,
-    at: Timestamp,
-) {
-    for l in plan.logs {
-        if l.offset.is_zero() {
-            node.log(run, i, at, &l.text, l.stamped);
-        } else {
-            let t = after(at, l.offset);
-            let line = if l.stamped {
-                format!("{} {}", t.strftime("%Y/%m/%d %H:%M:%S"), l.text)
-            } else {
-                l.text
-            };
-            node.schedule(
-                run,
-                t,
-                Work::Log {
-                    c: i,
-                    generation,
-                    line,
-                },
-            );
-        }
-    }
-    if let Some(e) = plan.exit {
-        let work = Work::Exit {
-            c: i,
-            generation,
-            code: e.code,
-            reason: e.reason,
-        };
-        node.schedule(run, after(at, e.after), work);
-    }
-}
-
-/// Instance `generation` of container `i` exited with `code` (`reason` Completed, Error or
-/// OOMKilled).
-pub(crate) fn exit(
-    node: &mut Node,
-    run: &mut PodRun,
-    i: usize,
-    generation: u64,
-    code: i32,
-    reason: &str,
-    at: Timestamp,
-) {
-    let c = &mut run.containers[i];
-    if c.generation != generation || !c.is_running() {
-        return;
-    }
-    let started_at = match c.state {
-        RunState::Running { started_at } => started_at,
-        _ => at,
-    };
-    c.generation += 1;
-    c.state = RunState::Terminated(Term {
-        exit_code: code,
-        reason: reason.to_string(),
-        started_at,
-        finished_at: at,
-        container_id: c.container_id.clone(),
-    });
-    c.ready = false;
-    c.started = false;
-    c.stopping = false;
-    if run.terminating.is_some() || run.completing.is_some() {
-        termination::on_exit(node, run, i, at);
-    } else {
-        complete_if_finished(node, run, at);
-        node.schedule(run, after(at, SYNC_LATENCY), Work::Sync);
-    }
 }

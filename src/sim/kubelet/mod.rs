@@ -32,8 +32,10 @@ mod env_gate;
 mod ephemeral;
 mod events;
 pub mod field_refs;
+mod hooks;
 mod ids;
 mod images;
+mod instance;
 pub(crate) mod interactive;
 mod ip;
 mod lifecycle;
@@ -44,6 +46,8 @@ mod spec_update;
 mod status;
 mod termination;
 mod updates;
+mod waits;
+mod work;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -60,9 +64,9 @@ pub(crate) use ids::{after, hash64, hex256};
 pub use termination::SIDECAR_DELAY;
 
 use crate::model::BackoffCurve;
-use crate::sim::runtime::programs::ProbeKind;
 use events::{EventBook, EventSpec, Involved};
 use pod_state::PodRun;
+pub(crate) use work::Work;
 
 /// Node identity and tuning for a [`Kubelet`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,42 +117,6 @@ pub enum Change {
 
 /// Pod key: `(namespace, name)`.
 type Key = (String, String);
-
-/// Queued work for one pod.
-#[derive(Debug, Clone)]
-pub(crate) enum Work {
-    Sandbox,
-    Sync,
-    PullDone(usize),
-    Create(usize),
-    Exit {
-        c: usize,
-        generation: u64,
-        code: i32,
-        reason: &'static str,
-    },
-    Kill {
-        c: usize,
-        generation: u64,
-    },
-    Log {
-        c: usize,
-        generation: u64,
-        line: String,
-    },
-    Probe {
-        c: usize,
-        generation: u64,
-        kind: ProbeKind,
-    },
-    PreStopDone {
-        c: usize,
-        generation: u64,
-    },
-    StopSidecars,
-    GraceExpired,
-    Finalize,
-}
 
 #[derive(Debug, Clone)]
 struct Task {
@@ -302,7 +270,7 @@ impl Kubelet {
             if run.uid != task.uid {
                 continue;
             }
-            let removed = dispatch(&mut self.node, run, task.work, at);
+            let removed = work::dispatch(&mut self.node, run, task.work, at);
             emit_if_changed(&mut self.node, run, at);
             if removed {
                 self.node.restarts.forget_prefix(&format!("{}/", run.uid));
@@ -338,49 +306,6 @@ impl Kubelet {
             .get(&(namespace.to_string(), name.to_string()))
             .map(|r| &r.pod)
     }
-}
-
-fn dispatch(node: &mut Node, run: &mut PodRun, work: Work, at: Timestamp) -> bool {
-    match work {
-        Work::Sandbox => lifecycle::sandbox(node, run, at),
-        Work::Sync => lifecycle::sync(node, run, at),
-        Work::PullDone(c) => images::pull_done(node, run, c, at),
-        Work::Create(c) => lifecycle::create(node, run, c, at),
-        Work::Exit {
-            c,
-            generation,
-            code,
-            reason,
-        } => lifecycle::exit(node, run, c, generation, code, reason, at),
-        Work::Kill { c, generation } => {
-            lifecycle::exit(node, run, c, generation, 137, "Error", at);
-        }
-        Work::Log {
-            c,
-            generation,
-            line,
-        } => {
-            if run
-                .containers
-                .get(c)
-                .is_some_and(|cr| cr.generation == generation)
-            {
-                node.log(run, c, at, &line, false);
-            }
-        }
-        Work::Probe {
-            c,
-            generation,
-            kind,
-        } => probes::probe(node, run, c, generation, kind, at),
-        Work::PreStopDone { c, generation } => {
-            termination::prestop_done(node, run, c, generation, at);
-        }
-        Work::StopSidecars => termination::stop_next_sidecar(node, run, at),
-        Work::GraceExpired => termination::grace_expired(node, run, at),
-        Work::Finalize => return termination::finalize(node, run, at),
-    }
-    false
 }
 
 /// Rebuilds the status and outputs the pod when it differs from the last output.

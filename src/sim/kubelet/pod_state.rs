@@ -2,8 +2,9 @@
 //! state, restarts, probes, the program chosen for it) and pod flags (sandbox, deletion).
 
 use jiff::Timestamp;
-use k8s_openapi::api::core::v1::{Container, Pod};
+use k8s_openapi::api::core::v1::{Container, ContainerStatus, Pod};
 
+use crate::sim::runtime::loops::Loop;
 use crate::sim::runtime::programs::Program;
 
 /// Where a container sits in the start order.
@@ -83,6 +84,15 @@ pub(crate) struct ContainerRun {
     pub startup: Streak,
     pub liveness: Streak,
     pub readiness: Streak,
+    /// The status the API shows while the postStart hook runs (the kubelet's pod sync is
+    /// blocked in `startContainer` and writes nothing new; [`super::hooks`]), and whether it
+    /// is the container's first start (the pod stays `Pending`).
+    pub frozen: Option<(ContainerStatus, bool)>,
+    /// The postStart hook of the current instance failed with this message: once the instance
+    /// is killed the container waits in `PostStartHookError` with it.
+    pub hook_error: Option<String>,
+    /// The loop the current instance runs, waiting for a Service ([`super::waits`]).
+    pub looping: Option<Loop>,
 }
 
 impl ContainerRun {
@@ -113,6 +123,9 @@ impl ContainerRun {
             startup: Streak::default(),
             liveness: Streak::default(),
             readiness: Streak::default(),
+            frozen: None,
+            hook_error: None,
+            looping: None,
         }
     }
 

@@ -9,7 +9,8 @@
 //! (`<Kind> probe failed: <output>`); liveness/startup reaching the threshold records `Killing`
 //! (`Container X failed liveness probe, will be restarted`) and stops the container with its stop
 //! signal, SIGKILL (137) after the grace period (`probe.terminationGracePeriodSeconds`, else the
-//! pod's). Readiness only flips `ready`. `timeoutSeconds` is not waited for: a timing-out program
+//! pod's). Readiness only flips `ready`; an application waiting for a dependency
+//! (`crate::sim::runtime::loops`) answers an HTTP readiness probe 503. `timeoutSeconds` is not waited for: a timing-out program
 //! answers at once with the timeout text. Probes stop once the container is being stopped or the
 //! pod is terminating.
 
@@ -141,13 +142,22 @@ pub(crate) fn probe(
     };
     let ports = c.spec.ports.clone().unwrap_or_default();
     let check = check_of(&p, &ports);
-    let result = c.program.probe(
+    let mut result = c.program.probe(
         kind,
         &check,
         at.duration_since(started_at),
         c.stopping,
         &run.pod_ip,
     );
+    // An application still waiting for its dependency is not ready (`runtime::loops`).
+    let waiting = c.looping.as_ref().is_some_and(|l| l.gates_readiness);
+    if kind == ProbeKind::Readiness && waiting && result.is_ok() {
+        match &check {
+            Check::Http { .. } => result = Err("HTTP probe failed with statuscode: 503".into()),
+            Check::Exec { .. } => result = Err(String::new()),
+            Check::Tcp { .. } | Check::Grpc { .. } => {}
+        }
+    }
     let period = secs(p.period_seconds, 10);
     let failure_threshold = p.failure_threshold.unwrap_or(3).max(1);
     let success_threshold = p.success_threshold.unwrap_or(1).max(1);

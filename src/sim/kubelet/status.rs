@@ -36,7 +36,12 @@ fn term(t: &Term) -> ContainerState {
     }
 }
 
-fn container_status(c: &ContainerRun) -> ContainerStatus {
+/// The container's status as the API shows it (while a postStart hook runs: the status from
+/// before the start, [`super::hooks`]).
+pub(crate) fn container_status(c: &ContainerRun) -> ContainerStatus {
+    if let Some((frozen, _)) = &c.frozen {
+        return frozen.clone();
+    }
     let state = match &c.state {
         RunState::Waiting { reason, message } => ContainerState {
             waiting: Some(ContainerStateWaiting {
@@ -105,7 +110,11 @@ pub(crate) fn phase(run: &PodRun) -> &'static str {
     if !run.initialized {
         return "Pending";
     }
-    if mains.iter().any(|c| !c.ever_started && !c.is_running()) {
+    let first_hook = |c: &&ContainerRun| c.frozen.as_ref().is_some_and(|(_, first)| *first);
+    if mains
+        .iter()
+        .any(|c| (!c.ever_started && !c.is_running()) || first_hook(c))
+    {
         return "Pending";
     }
     let policy = run.restart_policy();

@@ -161,7 +161,7 @@ pub(crate) fn signal(node: &mut Node, run: &mut PodRun, i: usize, at: Timestamp)
     let Some(plan) = c.program.on_signal(c.program.stop_signal()) else {
         return;
     };
-    super::lifecycle::follow_plan(node, run, i, generation, plan, at);
+    super::instance::follow_plan(node, run, i, generation, plan, at);
 }
 
 /// A container exited while the pod is terminating or completing.
@@ -219,7 +219,7 @@ pub(crate) fn grace_expired(node: &mut Node, run: &mut PodRun, at: Timestamp) {
     for i in 0..run.containers.len() {
         if run.containers[i].is_running() {
             let generation = run.containers[i].generation;
-            super::lifecycle::exit(node, run, i, generation, 137, "Error", at);
+            super::instance::exit(node, run, i, generation, 137, "Error", at);
         }
     }
 }

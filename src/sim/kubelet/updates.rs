@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Pod;
 
-use super::{Change, Kubelet, emit_if_changed, ephemeral, lifecycle, spec_update};
+use super::{Change, Kubelet, emit_if_changed, ephemeral, spec_update};
 
 impl Kubelet {
     /// The stored pod's spec changed (new ephemeral containers, new images, the other fields
@@ -63,7 +63,7 @@ impl Kubelet {
         {
             let generation = run.containers[i].generation;
             let reason = if code == 0 { "Completed" } else { "Error" };
-            lifecycle::exit(&mut self.node, run, i, generation, code, reason, now);
+            super::instance::exit(&mut self.node, run, i, generation, code, reason, now);
             emit_if_changed(&mut self.node, run, now);
         }
         self.advance(now)

@@ -22,6 +22,14 @@
 //!
 //! A container's env (`SIM_*`) and command, and the pod's no-shell annotation, refine this per
 //! container (see [`super::programs`] and [`super::userland`]).
+//!
+//! Two more properties of the image's config, which the kubelet and the runtime read before
+//! the entrypoint runs ([`super::start_checks`]):
+//!
+//! | property | rule |
+//! |---|---|
+//! | architecture ([`Arch`]) | `Arm64` when the tag ends in `-arm64`/`_arm64` or the repository is under `arm64v8/` (a single-platform image pushed from an arm64 machine); else `Amd64` (a multi-platform image has the node's platform). The simulated node is `linux/amd64` ([`NODE_ARCH`]) |
+//! | user (`config.User`, [`SimImage::user`]) | `65532` for a tag containing `nonroot`, `101` for a repository containing `unprivileged` (nginx-unprivileged), else `0`: root, as most images (and `busybox`, `alpine`, `nginx`, distroless without `:nonroot`) are built |
 
 use super::userland::Userland;
 
@@ -41,6 +49,18 @@ pub(crate) enum App {
     /// Any other application.
     Server,
 }
+
+/// The platform an image's binaries are built for (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Arch {
+    /// `linux/amd64`.
+    Amd64,
+    /// `linux/arm64`.
+    Arm64,
+}
+
+/// The simulated node's platform: `kubernetes.io/arch: amd64` (`crate::sim::nodes`).
+pub(crate) const NODE_ARCH: Arch = Arch::Amd64;
 
 /// Which userland an image is built on (see the module table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +86,8 @@ pub(crate) struct SimImage {
     pub app: App,
     /// Its userland.
     pub base: Base,
+    /// The platform its binaries are built for.
+    pub arch: Arch,
 }
 
 impl SimImage {
@@ -101,12 +123,35 @@ impl SimImage {
         } else {
             Base::Debian
         };
+        let arm = tag.ends_with("-arm64")
+            || tag.ends_with("_arm64")
+            || repo.starts_with("arm64v8/")
+            || repo.contains("/arm64v8/");
         SimImage {
             repo: repo.to_string(),
             tag: tag.to_string(),
             app,
             base,
+            arch: if arm { Arch::Arm64 } else { Arch::Amd64 },
         }
+    }
+
+    /// The numeric user of the image's config (`config.User`; see the module docs): what the
+    /// kubelet's `verifyRunAsNonRoot` compares with 0.
+    pub(crate) fn user(&self) -> i64 {
+        if self.tag.contains("nonroot") {
+            65532
+        } else if self.repo.contains("unprivileged") {
+            101
+        } else {
+            0
+        }
+    }
+
+    /// The entrypoint's path when the container sets no `command` (as an image's `ENTRYPOINT`
+    /// names it): `/usr/local/bin/<name>`.
+    pub(crate) fn entrypoint(&self) -> String {
+        format!("/usr/local/bin/{}", self.name())
     }
 
     /// The tools an exec finds (before the pod's no-shell annotation).
@@ -183,5 +228,21 @@ mod tests {
         );
         assert_eq!(kind("postgres:16"), (App::Server, Base::Debian));
         assert_eq!(SimImage::of("docker.io/library/nginx:1.29").name(), "nginx");
+    }
+
+    #[test]
+    fn architecture_and_user_of_the_image_config() {
+        assert_eq!(SimImage::of("nginx:1.29").arch, Arch::Amd64);
+        assert_eq!(
+            SimImage::of("registry.example/billing/invoicer:2.3.0-arm64").arch,
+            Arch::Arm64
+        );
+        assert_eq!(SimImage::of("arm64v8/busybox:1.37").arch, Arch::Arm64);
+        assert_eq!(SimImage::of("busybox:1.37").user(), 0);
+        assert_eq!(
+            SimImage::of("gcr.io/distroless/static:nonroot").user(),
+            65532
+        );
+        assert_eq!(SimImage::of("nginxinc/nginx-unprivileged:1.29").user(), 101);
     }
 }

@@ -5,8 +5,10 @@
 //! - [`image`]: the one table of the simulated images — per image, its program, userland,
 //!   files and listeners; everything below asks it;
 //! - [`programs`]: the container's main process as the kubelet model runs it (logs, exit,
-//!   signals), with [`probe_answers`] (probes, exec hooks) and [`container_script`] (a PID 1
-//!   `sh -c SCRIPT`);
+//!   signals), with [`probe_answers`] (probes, exec hooks), [`container_script`] (a PID 1
+//!   `sh -c SCRIPT`), [`sim_program`] (the `SIM_*` knobs), [`loops`] (waiting for a Service)
+//!   and [`start_checks`] (a start that fails: another architecture, a read-only root, a port
+//!   taken);
 //! - [`userland`]: the binaries, files, environment and processes an exec sees;
 //!   [`process`] starts an exec'd command, [`binaries`] are its simulated coreutils,
 //!   [`exec_shell`] the interactive/`-c` shell, [`pipe`] its pipelines and filters, [`stty`]
@@ -21,6 +23,7 @@ pub(crate) mod exec_shell;
 pub(crate) mod fs;
 pub(crate) mod image;
 pub(crate) mod listeners;
+pub(crate) mod loops;
 pub(crate) mod pipe;
 pub(crate) mod pod_refs;
 pub(crate) mod probe_answers;
@@ -28,6 +31,8 @@ pub(crate) mod process;
 pub(crate) mod programs;
 pub(crate) mod serve;
 pub(crate) mod shell_syntax;
+pub(crate) mod sim_program;
+pub(crate) mod start_checks;
 pub(crate) mod stty;
 pub(crate) mod tar;
 pub(crate) mod usage;

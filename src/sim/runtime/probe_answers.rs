@@ -2,7 +2,21 @@
 
 use jiff::SignedDuration;
 
+use super::container_script::run_in;
 use super::programs::{Check, Outcome, ProbeKind, Program, secs};
+
+/// What an exec'd command did (an exec lifecycle hook: `ExecSync`'s answer).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ExecResult {
+    /// How long it ran; `None`: it never ends.
+    pub took: Option<SignedDuration>,
+    /// Its exit code.
+    pub code: i32,
+    /// What it wrote on stdout.
+    pub stdout: String,
+    /// What it wrote on stderr.
+    pub stderr: String,
+}
 
 impl Program {
     /// TCP ports the program listens on (declared `containerPort`s, or its default).
@@ -11,6 +25,16 @@ impl Program {
             Self::Sim(_, p) | Self::Nginx(p) | Self::Server(p) => p.clone(),
             Self::Hello { port, .. } => port.iter().copied().collect(),
             Self::Script(_) => vec![],
+        }
+    }
+
+    /// The TCP ports the process binds at start, which another container of the pod then
+    /// cannot bind ([`super::start_checks`]): hello's `PORT`, nginx's and a server's declared
+    /// ports, a `SIM_*` program's declared ones (its 8080 default only answers probes).
+    pub(crate) fn binds(&self) -> Vec<u16> {
+        match self {
+            Self::Sim(spec, _) => spec.declared.clone(),
+            other => other.ports(),
         }
     }
 
@@ -107,6 +131,29 @@ impl Program {
             .and_then(|w| w.parse::<f64>().ok())
             .unwrap_or(0.0);
         Ok(secs(n))
+    }
+
+    /// Runs `command` in the container (an exec lifecycle hook) of an image `image`: `sh -c
+    /// SCRIPT` (or `bash`, `/bin/sh` …) through [`super::container_script`], `sleep N`, other
+    /// commands as a one-line script. `Err`: the runtime could not start it (no shell in a
+    /// distroless image), with the OCI runtime's text.
+    pub(crate) fn exec_run(&self, command: &[String], image: &str) -> Result<ExecResult, String> {
+        if !self.has_shell() {
+            return Err(no_exec(command));
+        }
+        let shells = ["sh", "/bin/sh", "bash", "/bin/bash", "ash", "/bin/ash"];
+        let script = match command {
+            [sh, c, script, ..] if shells.contains(&sh.as_str()) && c == "-c" => script.clone(),
+            _ => command.join(" "),
+        };
+        let run = run_in(&script, image);
+        let (stdout, stderr) = run.streams();
+        Ok(ExecResult {
+            took: run.exit.map(|(t, _)| t),
+            code: run.exit.map_or(0, |(_, c)| c),
+            stdout,
+            stderr,
+        })
     }
 }
 

@@ -10,9 +10,11 @@
 //!    `SIM_LIVE_FOR` (seconds: afterwards it hangs, every probe times out),
 //!    `SIM_START_AFTER` (seconds: probes get "connection refused" before that),
 //!    `SIM_READY_AFTER` (seconds) / `SIM_NOT_READY=1` (readiness answers 503),
-//!    `SIM_LOG` (lines printed at start, separated by `\n`); `SIM_CPU`/`SIM_MEMORY` only set the
+//!    `SIM_LOG` (lines printed at start, separated by `\n`), `SIM_DEPENDS_ON=host:port` (a
+//!    dependency it dials every `SIM_RETRY_EVERY` seconds, default 5, logging why it failed,
+//!    readiness 503 until it connects: [`super::loops`]); `SIM_CPU`/`SIM_MEMORY` only set the
 //!    usage ([`super::usage`]) and pick no program. Listens on its declared ports (else
-//!    8080); SIGTERM kills it (exit 143) unless ignored.
+//!    8080); SIGTERM kills it (exit 143) unless ignored ([`super::sim_program`]).
 //! 2. **hello** (image name `…/hello`) — the seed's distroless Go app: `PORT` env (default 8080),
 //!    `/healthz` and `/` answer 200, `/readyz` 200 (503 once shutting down), other paths 404; logs
 //!    `hello <tag> listening on [::]:<port>`; on SIGTERM `signal received, shutting down`, `bye`,
@@ -28,13 +30,17 @@
 //!    on SIGTERM.
 //!
 //! A process that exits "immediately" does so 100 ms after start ([`MIN_RUN`]), so the kubelet
-//! reports it Running first, as the seed's `crash` pod shows.
+//! reports it Running first, as the seed's `crash` pod shows. What the runtime does instead of
+//! the entrypoint when the container cannot run as its spec asks (another architecture, a
+//! read-only root, a port taken) is [`super::start_checks`]'.
 
 use jiff::SignedDuration;
 use k8s_openapi::api::core::v1::Container;
 
 use super::container_script;
 use super::image::{App, SimImage};
+use super::loops::Loop;
+pub(crate) use super::sim_program::SimSpec;
 
 /// How long an immediately-exiting process stays up.
 pub const MIN_RUN: SignedDuration = SignedDuration::from_millis(100);
@@ -62,6 +68,9 @@ pub(crate) struct ExitPlan {
 pub(crate) struct Plan {
     pub logs: Vec<LogLine>,
     pub exit: Option<ExitPlan>,
+    /// A loop that waits for something in the cluster ([`super::loops`]); the kubelet model
+    /// runs its iterations. `exit` is then `None`: the loop's `then` says how it ends.
+    pub looping: Option<Loop>,
 }
 
 /// Stop signals the kubelet sends.
@@ -91,19 +100,6 @@ pub(crate) enum Check {
 /// A probe's answer: `Err(output)` is the text after `… probe failed: `.
 pub(crate) type Outcome = Result<(), String>;
 
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct SimSpec {
-    pub(crate) exit_code: i32,
-    pub(crate) exit_after: Vec<f64>,
-    pub(crate) oom_after: Option<f64>,
-    pub(crate) ignore_term: bool,
-    pub(crate) live_for: Option<f64>,
-    pub(crate) start_after: Option<f64>,
-    pub(crate) ready_after: Option<f64>,
-    pub(crate) not_ready: bool,
-    pub(crate) log: Vec<String>,
-}
-
 /// A simulated program (see the module docs for the selection rules).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Program {
@@ -117,11 +113,12 @@ pub(crate) enum Program {
     Server(Vec<u16>),
 }
 
+/// Seconds as a duration (negative as zero).
 pub(crate) fn secs(v: f64) -> SignedDuration {
     SignedDuration::try_from_secs_f64(v.max(0.0)).unwrap_or(SignedDuration::ZERO)
 }
 
-fn line(offset: SignedDuration, text: impl Into<String>, stamped: bool) -> LogLine {
+pub(crate) fn line(offset: SignedDuration, text: impl Into<String>, stamped: bool) -> LogLine {
     LogLine {
         offset,
         text: text.into(),
@@ -129,7 +126,7 @@ fn line(offset: SignedDuration, text: impl Into<String>, stamped: bool) -> LogLi
     }
 }
 
-fn exit(after: SignedDuration, code: i32) -> Option<ExitPlan> {
+pub(crate) fn exit(after: SignedDuration, code: i32) -> Option<ExitPlan> {
     let reason = if code == 0 { "Completed" } else { "Error" };
     Some(ExitPlan {
         after,
@@ -148,7 +145,6 @@ impl Program {
                 .find(|e| e.name == name)
                 .map(|e| e.value.clone().unwrap_or_default())
         };
-        let num = |name: &str| env(name).and_then(|v| v.trim().parse::<f64>().ok());
         let image = SimImage::of(c.image.as_deref().unwrap_or_default());
         let declared: Vec<u16> = c
             .ports
@@ -165,28 +161,8 @@ impl Program {
             _ => None,
         };
         if has_sim_env || exit_image_code.is_some() {
-            let exit_code = env("SIM_EXIT_CODE")
-                .and_then(|v| v.trim().parse().ok())
-                .or(exit_image_code);
-            let mut exit_after: Vec<f64> = env("SIM_EXIT_AFTER")
-                .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-                .unwrap_or_default();
-            if exit_after.is_empty() && exit_code.is_some() {
-                exit_after.push(MIN_RUN.as_secs_f64());
-            }
-            let spec = SimSpec {
-                exit_code: exit_code.unwrap_or(0),
-                exit_after,
-                oom_after: num("SIM_OOM_AFTER"),
-                ignore_term: env("SIM_IGNORE_SIGTERM").is_some_and(|v| v == "1" || v == "true"),
-                live_for: num("SIM_LIVE_FOR"),
-                start_after: num("SIM_START_AFTER"),
-                ready_after: num("SIM_READY_AFTER"),
-                not_ready: env("SIM_NOT_READY").is_some_and(|v| v == "1" || v == "true"),
-                log: env("SIM_LOG")
-                    .map(|v| v.lines().map(str::to_string).collect())
-                    .unwrap_or_default(),
-            };
+            let mut spec = SimSpec::from_env(&env, exit_image_code);
+            spec.declared.clone_from(&declared);
             let ports = if declared.is_empty() {
                 vec![8080]
             } else {
@@ -244,34 +220,11 @@ impl Program {
         }
     }
 
-    /// What the instance with `restart_count` does from its start.
-    pub(crate) fn start(&self, restart_count: i32) -> Plan {
+    /// What the instance with `restart_count` of an `image` does from its start (the image
+    /// decides the busybox version of a script's `nslookup`).
+    pub(crate) fn start(&self, restart_count: i32, image: &str) -> Plan {
         match self {
-            Self::Sim(spec, _) => {
-                let logs = spec
-                    .log
-                    .iter()
-                    .map(|l| line(SignedDuration::ZERO, l, false));
-                let idx = usize::try_from(restart_count).unwrap_or(0);
-                let after = spec
-                    .exit_after
-                    .get(idx)
-                    .or_else(|| spec.exit_after.last())
-                    .copied();
-                let exit = match (spec.oom_after, after) {
-                    (Some(oom), a) if a.is_none_or(|a| oom <= a) => Some(ExitPlan {
-                        after: secs(oom),
-                        code: 137,
-                        reason: "OOMKilled",
-                    }),
-                    (_, Some(a)) => exit(secs(a), spec.exit_code),
-                    _ => None,
-                };
-                Plan {
-                    logs: logs.collect(),
-                    exit,
-                }
-            }
+            Self::Sim(spec, _) => spec.start(restart_count),
             Self::Hello { version, port } => match port {
                 Ok(p) => Plan {
                     logs: vec![line(
@@ -280,6 +233,7 @@ impl Program {
                         true,
                     )],
                     exit: None,
+                    looping: None,
                 },
                 Err(raw) => Plan {
                     logs: vec![line(
@@ -288,6 +242,7 @@ impl Program {
                         true,
                     )],
                     exit: exit(MIN_RUN, 1),
+                    looping: None,
                 },
             },
             Self::Nginx(_) => Plan {
@@ -304,18 +259,16 @@ impl Program {
                     ),
                 ],
                 exit: None,
+                looping: None,
             },
             Self::Script(text) => {
-                let run = container_script::run(text);
-                let logs = run
-                    .lines
-                    .into_iter()
-                    .map(|(t, l)| line(t, l, false))
-                    .collect();
-                let exit = run
-                    .exit
-                    .and_then(|(t, code)| exit(if t.is_zero() { MIN_RUN } else { t }, code));
-                Plan { logs, exit }
+                let mut plan = container_script::run_in(text, image).plan();
+                if let Some(e) = &mut plan.exit
+                    && e.after.is_zero()
+                {
+                    e.after = MIN_RUN;
+                }
+                plan
             }
             Self::Server(_) => Plan::default(),
         }
@@ -331,6 +284,7 @@ impl Program {
                     line(ms(1), "bye", true),
                 ],
                 exit: exit(ms(2), 0),
+                looping: None,
             }),
             (Self::Nginx(_), Sig::Quit) => Some(Plan {
                 logs: vec![
@@ -342,6 +296,7 @@ impl Program {
                     line(ms(10), "[notice] 1#1: exit", true),
                 ],
                 exit: exit(ms(10), 0),
+                looping: None,
             }),
             (Self::Nginx(_), Sig::Term) => Some(Plan {
                 logs: vec![
@@ -353,16 +308,14 @@ impl Program {
                     line(ms(5), "[notice] 1#1: exit", true),
                 ],
                 exit: exit(ms(5), 0),
+                looping: None,
             }),
-            (Self::Sim(spec, _), _) if spec.ignore_term => None,
-            (Self::Sim(..), _) => Some(Plan {
-                logs: vec![],
-                exit: exit(SignedDuration::ZERO, 143),
-            }),
+            (Self::Sim(spec, _), _) => spec.on_signal(),
             (Self::Script(_), _) => None,
             (Self::Server(_), _) => Some(Plan {
                 logs: vec![],
                 exit: exit(ms(1), 0),
+                looping: None,
             }),
         }
     }

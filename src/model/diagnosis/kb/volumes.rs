@@ -55,7 +55,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         id: "volume-attach-timeout",
         on: ATTACH,
-        pattern: r"timed out waiting for external-attacher of (?P<driver>[\w.-]+) CSI driver to attach volume (?P<handle>[^\s\n]+)|Attach timeout for volume (?P<vol>[^\s\n]+)",
+        pattern: r"timed out waiting for external-attacher of (?P<driver>[\w.-]+) CSI driver to attach volume (?P<handle>[^\s␊]+)|Attach timeout for volume (?P<vol>[^\s␊]+)",
         meaning: "the attach/detach controller created a VolumeAttachment for the volume and waited, but the CSI driver's external-attacher (the csi-attacher sidecar in the driver's controller pod) never marked it attached: the driver's controller pod is not running, not elected leader, or stuck, so the volume is not attached to node {node} and the pod cannot start",
         action: "check the controller pod of the CSI driver {driver} (its csi-attacher container's log) and the VolumeAttachment of the volume for node {node} (kubectl describe volumeattachment, status.attachError)",
         fix: Fix::Cluster,
@@ -86,7 +86,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         id: "volume-object-key-missing",
         on: MOUNT,
-        pattern: r#"MountVolume\.SetUp failed for volume "(?P<volume>[^"\n]+)" : (?P<kind>configmap|secret) references non-existent (?:config|secret) key: (?P<key>[^\s\n]+)"#,
+        pattern: r#"MountVolume\.SetUp failed for volume "(?P<volume>[^"\n]+)" : (?P<kind>configmap|secret) references non-existent (?:config|secret) key: (?P<key>[^\s␊]+)"#,
         meaning: "volume {volume} projects key {key} (in its items) from a {kind} that exists but has no such key, so the kubelet cannot build the volume and no container of the pod starts",
         action: "add key {key} to the {kind}, or correct the key in volume {volume}'s items",
         fix: Fix::Object,
@@ -122,8 +122,8 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         id: "volume-nfs-access-denied",
         on: MOUNT,
-        pattern: r"mount\.nfs4?: access denied by server while mounting (?P<export>[^\s\n]+)",
-        meaning: "the NFS server refused node {node} the export {export}: its export list (/etc/exports) does not allow this node's address or network, or the path is not exported as written (NFSv4 paths are relative to the server's pseudo-root)",
+        pattern: r"mount\.nfs4?: access denied by server while mounting (?P<export>[^\s␊]+)",
+        meaning: "the NFS server answered access denied to node {node} for the export {export}: its export list (/etc/exports) does not allow this node's address or network, or the path is not exported as written (NFSv4 paths are relative to the server's pseudo-root)",
         action: "on the NFS server, export the path to the nodes' addresses (an /etc/exports entry for the node network, then exportfs -ra), and check that the server and path in the volume match the export exactly",
         fix: Fix::Node,
         severity: Severity::Error,
@@ -132,7 +132,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         id: "volume-nfs-no-such-path",
         on: MOUNT,
-        pattern: r"mount\.nfs4?: mounting (?P<export>[^\s\n]+) failed, reason given by server: No such file or directory",
+        pattern: r"mount\.nfs4?: mounting (?P<export>[^\s␊]+) failed, reason given by server: No such file or directory",
         meaning: "the NFS server answered that the path of {export} does not exist there: the path in the volume (or PersistentVolume) is wrong, or the directory was removed on the server",
         action: "correct the path of the NFS volume to a directory that exists in the server's export, or create it on the server",
         fix: Fix::Spec,
@@ -163,7 +163,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         id: "volume-readonly-device",
         on: MOUNT,
-        pattern: r"cannot mount (?P<device>/dev/[^\s\n]+) read-only|is write-protected, mount(?:ing|ed) read-only|Read-only file system",
+        pattern: r"cannot mount (?P<device>/dev/[^\s␊]+) read-only|is write-protected, mount(?:ing|ed) read-only|Read-only file system",
         meaning: "a filesystem the mount needs is read-only on node {node}: the volume's device was attached read-only (a readOnly volume or PersistentVolume, a multi-attached disk), the kernel remounted its filesystem read-only after I/O errors, or (when the path is the kubelet's own directory) the node's disk itself went read-only, so a read-write mount is refused",
         action: "check the node's kernel log on {node} (dmesg) for I/O or filesystem errors on the device and the readOnly settings of the volume and its PersistentVolume; after errors, repair the filesystem (fsck) before mounting it again",
         fix: Fix::Node,
@@ -195,7 +195,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         id: "volume-ownership-slow",
         on: &[On::Event("VolumePermissionChangeInProgress"), On::Log],
-        pattern: r"Setting volume ownership for (?P<dir>[^\s,\n]+)(?: is taking longer than expected|, processed (?P<files>\d+) files| and fsGroup set\. If the volume has a lot of files then setting volume ownership could be slow)",
+        pattern: r"Setting volume ownership for (?P<dir>[^\s,␊]+)(?: is taking longer than expected|, processed (?P<files>\d+) files| and fsGroup set\. If the volume has a lot of files then setting volume ownership could be slow)",
         meaning: "the kubelet is changing the owner group and permissions of every file on the volume to the pod's fsGroup before any container starts (fsGroupChangePolicy Always, the default); on a volume with many files this walk takes minutes and is repeated on every mount, so the pod stays ContainerCreating or Init meanwhile",
         action: "set spec.securityContext.fsGroupChangePolicy: OnRootMismatch in the pod template, so the kubelet skips the walk when the volume's root already has the right owner",
         fix: Fix::Spec,
