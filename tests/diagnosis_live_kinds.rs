@@ -2,7 +2,7 @@
 //! (`assets/scenarios/`: an image for another architecture, runAsNonRoot, a failing postStart
 //! hook, a private registry, an OOMKilled sidecar, a missing dependency, an init container
 //! waiting for a Service, a Job's deadline, a read-only root, a port taken twice, a missing
-//! Secret key) runs on the kubelet model; once the store shows that the scenario reached its
+//! Secret key, scheduling gates) runs on the simulator; once the store shows that the scenario reached its
 //! failure, `podscope --once -o json` against the simulator (the client path a user runs) must
 //! put first a finding that names the culprit container and says the mechanism's decisive
 //! words. Waits are on conditions with deadlines, never on sleeps.
@@ -28,8 +28,9 @@ struct Kind {
     target: &'static str,
     /// Whether the scenario reached its failure, read from the store.
     reached: fn(&Store) -> bool,
-    /// The container the first finding must name.
-    container: &'static str,
+    /// The container the first finding must name (`None`: the pod as a whole, a finding with
+    /// `"container": null`).
+    container: Option<&'static str>,
     /// The first finding must contain one of these (case-insensitive), in its headline,
     /// evidence or hint.
     tokens: &'static [&'static str],
@@ -134,7 +135,7 @@ async fn check(kind: Kind) {
     );
     let wanted = |f: &(Option<String>, String)| {
         let text = f.1.to_lowercase();
-        f.0.as_deref() == Some(kind.container)
+        f.0.as_deref() == kind.container
             && kind.tokens.iter().any(|t| text.contains(&t.to_lowercase()))
     };
     let mut last = None;
@@ -146,7 +147,7 @@ async fn check(kind: Kind) {
     });
     assert!(
         said,
-        "{}: the first finding should name container {} and say one of {:?}; it says {last:#?}",
+        "{}: the first finding should name container {:?} and say one of {:?}; it says {last:#?}",
         kind.scenario, kind.container, kind.tokens
     );
     sim.shutdown().await;
@@ -158,7 +159,7 @@ async fn exec_format_names_the_architecture_mismatch() {
         scenario: "exec-format",
         target: "invoicer",
         reached: |s| last_exit(s, "invoicer", "invoicer").is_some_and(|(_, code)| code == 1),
-        container: "invoicer",
+        container: Some("invoicer"),
         tokens: &["exec format error"],
     })
     .await;
@@ -172,7 +173,7 @@ async fn run_as_non_root_names_the_policy() {
         reached: |s| {
             waiting(s, "ledger", "ledger").as_deref() == Some("CreateContainerConfigError")
         },
-        container: "ledger",
+        container: Some("ledger"),
         tokens: &["runAsNonRoot"],
     })
     .await;
@@ -187,7 +188,7 @@ async fn poststart_hook_names_the_hook() {
             events(s, "orders-api", "FailedPostStartHook") >= 2
                 && last_exit(s, "orders-api", "api").is_some()
         },
-        container: "api",
+        container: Some("api"),
         tokens: &["postStart", "FailedPostStartHook", "PostStartHookError"],
     })
     .await;
@@ -199,7 +200,7 @@ async fn image_pull_auth_names_the_refusal() {
         scenario: "image-pull-auth",
         target: "billing-worker",
         reached: |s| waiting(s, "billing-worker", "worker").as_deref() == Some("ImagePullBackOff"),
-        container: "worker",
+        container: Some("worker"),
         tokens: &["401", "unauthorized", "denied"],
     })
     .await;
@@ -214,7 +215,7 @@ async fn sidecar_oom_names_the_sidecar() {
             last_exit(s, "checkout", "log-shipper").is_some_and(|(r, _)| r == "OOMKilled")
                 && ready(s, "checkout", "checkout")
         },
-        container: "log-shipper",
+        container: Some("log-shipper"),
         tokens: &["OOMKilled"],
     })
     .await;
@@ -230,7 +231,7 @@ async fn readiness_dependency_names_redis() {
                 && !ready(s, "cart", "cart")
                 && events(s, "cart", "Unhealthy") >= 3
         },
-        container: "cart",
+        container: Some("cart"),
         tokens: &["redis"],
     })
     .await;
@@ -246,7 +247,7 @@ async fn init_waits_names_the_missing_service() {
             running(s, "inventory", "wait-for-db")
                 && log_count(s, "inventory", "wait-for-db", "waiting for db") >= 3
         },
-        container: "wait-for-db",
+        container: Some("wait-for-db"),
         tokens: &["waiting for db", "can't resolve", "nxdomain"],
     })
     .await;
@@ -266,7 +267,7 @@ async fn job_deadline_names_the_deadline() {
                 .is_some_and(|c| c.iter().any(|c| c.type_ == "Failed" && c.status == "True")),
             _ => false,
         },
-        container: "report",
+        container: Some("report"),
         tokens: &["DeadlineExceeded", "deadline"],
     })
     .await;
@@ -278,7 +279,7 @@ async fn readonly_fs_names_the_read_only_root() {
         scenario: "readonly-fs",
         target: "storefront",
         reached: |s| last_exit(s, "storefront", "web").is_some_and(|(_, code)| code == 1),
-        container: "web",
+        container: Some("web"),
         tokens: &["Read-only file system"],
     })
     .await;
@@ -293,7 +294,7 @@ async fn port_in_use_names_the_second_listener() {
             last_exit(s, "search", "admin").is_some_and(|(_, code)| code == 1)
                 && ready(s, "search", "api")
         },
-        container: "admin",
+        container: Some("admin"),
         tokens: &["address already in use"],
     })
     .await;
@@ -307,8 +308,28 @@ async fn secret_key_missing_names_the_key() {
         reached: |s| {
             waiting(s, "payments", "payments").as_deref() == Some("CreateContainerConfigError")
         },
-        container: "payments",
+        container: Some("payments"),
         tokens: &["password"],
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scheduling_gated_names_the_gate() {
+    check(Kind {
+        scenario: "scheduling-gated",
+        target: "batch-train",
+        reached: |s| {
+            s.pod("default", "batch-train")
+                .and_then(|p| p.status)
+                .and_then(|st| st.conditions)
+                .is_some_and(|c| {
+                    c.iter()
+                        .any(|c| c.reason.as_deref() == Some("SchedulingGated"))
+                })
+        },
+        container: None,
+        tokens: &["SchedulingGated", "scheduling gate"],
     })
     .await;
 }

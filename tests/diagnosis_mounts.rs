@@ -62,7 +62,8 @@ fn failed_mount_missing_configmap_once_for_the_pod() {
             1
         );
         let f = find(&f, "missing-configmap");
-        assert_eq!(f.container.as_deref(), Some("app"));
+        // A volume holds back every container of the pod: the finding is about the pod.
+        assert_eq!(f.container.as_deref(), None);
         has(
             f,
             &[
@@ -131,12 +132,16 @@ fn failed_mount_secret_key_pvc_multi_attach_and_timeout() {
         3,
         10,
     )];
+    // The knowledge base's Multi-Attach row replaces the generic mount finding and keeps its
+    // evidence (the volume behind the claim).
     let f = run(&p, &e, now());
-    let f = find(&f, "volume-mount-failed");
+    let f = find(&f, "volume-multi-attach-exclusive");
     assert!(
         f.action
             .as_deref()
-            .is_some_and(|h| h.contains("attached to another node"))
+            .is_some_and(|h| h.contains("ReadWriteOnce") || h.contains("node")),
+        "{:?}",
+        f.action
     );
     has(
         f,
@@ -145,7 +150,8 @@ fn failed_mount_secret_key_pvc_multi_attach_and_timeout() {
             "PersistentVolume pvc-123 behind the pod's claim persistentVolumeClaim data-0",
         ],
     );
-    assert_eq!(f.container.as_deref(), Some("app"));
+    // A volume holds back every container of the pod: the finding is about the pod.
+    assert_eq!(f.container.as_deref(), None);
 
     let e = vec![event(
         "FailedMount",

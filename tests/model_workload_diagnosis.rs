@@ -75,7 +75,10 @@ fn the_new_replica_sets_crashing_pod_names_the_change_and_the_undo() {
          ReplicaSet's pods are healthy"
     );
     assert_eq!(
-        f.evidence.iter().map(|e| e.text.as_str()).collect::<Vec<_>>(),
+        f.evidence
+            .iter()
+            .map(|e| e.text.as_str())
+            .collect::<Vec<_>>(),
         [
             "ReplicaSet web-6c8f9 (new, revision 3): 0/2 ready",
             "ReplicaSet web-7d9f8 (old, revision 2): 3/3 ready",

@@ -18,7 +18,7 @@ async fn diagnosis_block_expands_and_events_take_the_focus() {
     tokio::task::block_in_place(|| {
         new_session(&session, 80, 24, &cmd);
         let first = wait_for(&session, "the diagnosis block", 20, |s| {
-            s.contains(" Diagnosis") && s.contains("✗ container db")
+            s.contains(" Diagnosis") && s.contains("✗ likely: container db")
         });
         let rows: Vec<&str> = first.lines().collect();
         assert!(rows[3].starts_with(" Diagnosis"), "{first}");

@@ -187,7 +187,7 @@ fn enter_expands_every_finding_wrapped_and_the_view_scrolls_to_the_end() {
     for f in findings() {
         assert!(all.contains(&f.headline), "{}", f.headline);
         for e in &f.evidence {
-            assert!(all.contains(e.as_str()), "{e}");
+            assert!(all.contains(e.text.as_str()), "{e}");
         }
         if let Some(h) = &f.action {
             assert!(all.contains(h.as_str()), "{h}");

@@ -9,6 +9,10 @@
 //! - A container that terminated without restarting (no `lastState`: a Job's pod with
 //!   `restartPolicy: Never`) gets one `Cmd::ReadLogTail{previous: false}`: its dead instance
 //!   is the current one.
+//! - A container that runs while it or the pod is not well (not ready, an init container still
+//!   running, the pod not Ready) gets one `Cmd::ReadLogTail{previous: false}` per instance
+//!   (keyed by `startedAt`): what it says now may name why it is not ready, or why another
+//!   container of the pod fails (`docs/diagnosis.md` "Read the whole pod").
 //! - Every object [`wanted_lookups`] names after a refresh gets one `Cmd::Lookup`.
 //! - A new pod (another `uid`: re-created, or switched to) starts over: its tails and the
 //!   answers about its objects are dropped.
@@ -32,6 +36,9 @@ pub struct Asked {
     /// Current-instance tails asked, by container name, of containers that terminated without
     /// restarting (a Job's pod): their dead instance is the current one.
     pub ended: BTreeSet<String>,
+    /// Current-instance tails asked, by container name, of running containers: the instance's
+    /// `startedAt` asked for.
+    pub running: BTreeMap<String, String>,
     /// Objects asked about (answered or in flight).
     pub lookups: BTreeSet<ObjectRef>,
 }
@@ -62,7 +69,26 @@ pub fn wanted(state: &mut State) -> Vec<Cmd> {
     let Some(pod) = &state.target.pod else {
         return cmds;
     };
+    let pod_unwell = pod
+        .conditions
+        .iter()
+        .any(|c| c.type_ == "Ready" && c.status != "True");
     for c in &pod.containers {
+        if let crate::model::ContainerState::Running {
+            started_at: Some(started),
+        } = &c.state
+            && (pod_unwell || !c.ready || c.kind == crate::model::ContainerKind::Init)
+        {
+            let key = started.to_string();
+            if state.target.evidence.running.get(&c.name) != Some(&key) {
+                state.target.evidence.running.insert(c.name.clone(), key);
+                cmds.push(Cmd::ReadLogTail {
+                    container: c.name.clone(),
+                    previous: false,
+                    restart_count: c.restart_count,
+                });
+            }
+        }
         let Some(last) = &c.last_state else {
             if crate::model::diagnosis::facts::ended_without_restart(pod, c)
                 && state.target.evidence.ended.insert(c.name.clone())

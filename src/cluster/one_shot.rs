@@ -172,10 +172,20 @@ pub async fn read_snapshot(target: &Target) -> Result<Snapshot, ReadError> {
     }));
     // A container that terminated without restarting (a Job's pod): its dead instance is the
     // current one, so its current tail is what it said last (`docs/diagnosis.md`).
+    // A running container of a pod that is not well (not ready, an init container still
+    // running): what it says now may name the cause, its own or another container's.
+    let unwell = summary
+        .conditions
+        .iter()
+        .any(|c| c.type_ == "Ready" && c.status != "True");
     let ended: Vec<_> = summary
         .containers
         .iter()
-        .filter(|c| crate::model::diagnosis::facts::ended_without_restart(&summary, c))
+        .filter(|c| {
+            crate::model::diagnosis::facts::ended_without_restart(&summary, c)
+                || matches!(c.state, crate::model::ContainerState::Running { .. })
+                    && (unwell || !c.ready || c.kind == crate::model::ContainerKind::Init)
+        })
         .collect();
     let current = futures::future::join_all(ended.iter().map(|c| {
         super::evidence::read_log_tail(&source, &summary.name, &c.name, false, c.restart_count)

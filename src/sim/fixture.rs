@@ -26,6 +26,9 @@ pub struct Fixture {
     pub logs_current: Option<String>,
     /// `logs-previous.txt`, if present.
     pub logs_previous: Option<String>,
+    /// `logs/<container>.previous.txt` and `logs/<container>.current.txt`: `(container,
+    /// previous, text)`, for the container they name (`docs/corpus.md`).
+    pub named_logs: Vec<(String, bool, String)>,
     /// The backticked RFC 3339 instant on expected.md's "Snapshot time" line, if present.
     pub snapshot_time: Option<Timestamp>,
 }
@@ -52,8 +55,37 @@ pub fn load_fixture(dir: &Path) -> Result<Fixture, SimError> {
         events,
         logs_current: read(&dir.join("logs-current.txt"))?,
         logs_previous: read(&dir.join("logs-previous.txt"))?,
+        named_logs: named_logs(&dir.join("logs"))?,
         snapshot_time,
     })
+}
+
+/// The `logs/<container>.{previous,current}.txt` files of a fixture, sorted by file name; none
+/// without the folder.
+fn named_logs(dir: &Path) -> Result<Vec<(String, bool, String)>, SimError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (container, previous) = if let Some(c) = name.strip_suffix(".previous.txt") {
+            (c.to_owned(), true)
+        } else if let Some(c) = name.strip_suffix(".current.txt") {
+            (c.to_owned(), false)
+        } else {
+            continue;
+        };
+        if let Some(text) = read(&path)? {
+            out.push((container, previous, text));
+        }
+    }
+    Ok(out)
 }
 
 fn fixture_err(dir: &Path, msg: &str) -> SimError {
@@ -241,7 +273,33 @@ pub fn seed_logs(store: &Store, fx: &Fixture, now: Timestamp) {
             );
         }
     };
-    let previous_owner = log_owner(&fx.pod, true);
+    for (name, previous, text) in &fx.named_logs {
+        let Some((status, _)) = all_statuses(&fx.pod)
+            .into_iter()
+            .find(|(s, _)| &s.name == name)
+        else {
+            continue;
+        };
+        if *previous {
+            if let Some(t) = status
+                .last_state
+                .as_ref()
+                .and_then(|l| l.terminated.as_ref())
+            {
+                let (s, e) = (t.started_at.as_ref(), t.finished_at.as_ref());
+                put(text, t.container_id.clone(), s.map(|x| x.0), e.map(|x| x.0));
+            }
+        } else {
+            let (start, end) = instance_span(&status);
+            put(text, status.container_id.clone(), start, end);
+        }
+    }
+    let named = |name: &str, previous: bool| {
+        fx.named_logs
+            .iter()
+            .any(|(n, p, _)| n == name && *p == previous)
+    };
+    let previous_owner = log_owner(&fx.pod, true).filter(|o| !named(&o.name, true));
     let last = previous_owner
         .as_ref()
         .and_then(|o| o.last_state.as_ref())
@@ -254,23 +312,29 @@ pub fn seed_logs(store: &Store, fx: &Fixture, now: Timestamp) {
             t.finished_at.as_ref().map(|x| x.0),
         );
     }
-    if let (Some(text), Some(owner)) = (&fx.logs_current, log_owner(&fx.pod, false)) {
-        let state = owner.state.as_ref();
-        let (start, end) = if let Some(t) = state.and_then(|s| s.terminated.as_ref()) {
-            (
-                t.started_at.as_ref().map(|x| x.0),
-                t.finished_at.as_ref().map(|x| x.0),
-            )
-        } else {
-            (
-                state
-                    .and_then(|s| s.running.as_ref())
-                    .and_then(|r| r.started_at.as_ref())
-                    .map(|x| x.0),
-                None,
-            )
-        };
+    let current_owner = log_owner(&fx.pod, false).filter(|o| !named(&o.name, false));
+    if let (Some(text), Some(owner)) = (&fx.logs_current, current_owner) {
+        let (start, end) = instance_span(&owner);
         put(text, owner.container_id.clone(), start, end);
+    }
+}
+
+/// The current instance's `startedAt` and, when it ended, `finishedAt`.
+fn instance_span(status: &ContainerStatus) -> (Option<Timestamp>, Option<Timestamp>) {
+    let state = status.state.as_ref();
+    if let Some(t) = state.and_then(|s| s.terminated.as_ref()) {
+        (
+            t.started_at.as_ref().map(|x| x.0),
+            t.finished_at.as_ref().map(|x| x.0),
+        )
+    } else {
+        (
+            state
+                .and_then(|s| s.running.as_ref())
+                .and_then(|r| r.started_at.as_ref())
+                .map(|x| x.0),
+            None,
+        )
     }
 }
 

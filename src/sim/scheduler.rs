@@ -9,6 +9,14 @@
 //! helpful for scheduling.`). [`retry`] runs on every store change (from the controller
 //! driver) and admits it once the claims are bound, as the scheduler's queue moves a pod back
 //! on a PVC or PV event.
+//!
+//! A pod created with `spec.schedulingGates` is not even tried: the API server's pod strategy
+//! (`applySchedulingGatedCondition`, `pkg/registry/core/pod/strategy.go`) gives it `PodScheduled:
+//! False`, reason `SchedulingGated`, message `Scheduling is blocked due to non-empty scheduling
+//! gates` — kubectl's STATUS `SchedulingGated` — and the scheduler's `SchedulingGates`
+//! PreEnqueue plugin keeps it out of the queue: no `FailedScheduling` event. Once an update
+//! removed the last gate ([`crate::sim::api::pod_update`] allows deletions only) it is
+//! scheduled as any pod.
 
 pub mod node_fit;
 
@@ -124,6 +132,32 @@ fn failed_scheduling(store: &Store, pod: &Pod, msg: &str) {
     }
 }
 
+/// Whether `pod` still has scheduling gates.
+fn gated(pod: &Pod) -> bool {
+    pod.spec
+        .as_ref()
+        .and_then(|s| s.scheduling_gates.as_ref())
+        .is_some_and(|g| !g.is_empty())
+}
+
+/// The status the API server gives a gated pod at its creation.
+fn gated_status(at: jiff::Timestamp) -> PodStatus {
+    PodStatus {
+        phase: Some("Pending".into()),
+        conditions: Some(vec![PodCondition {
+            type_: "PodScheduled".into(),
+            status: "False".into(),
+            reason: Some("SchedulingGated".into()),
+            message: Some("Scheduling is blocked due to non-empty scheduling gates".into()),
+            last_transition_time: Some(Time(
+                jiff::Timestamp::from_second(at.as_second()).unwrap_or(at),
+            )),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    }
+}
+
 fn unschedulable_status(msg: &str, at: jiff::Timestamp) -> PodStatus {
     PodStatus {
         phase: Some("Pending".into()),
@@ -147,6 +181,17 @@ pub(crate) fn schedule(store: &Store, ns: &str, name: &str) {
     let Some(pod) = store.pod(ns, name) else {
         return;
     };
+    if gated(&pod) {
+        let now = store.now();
+        let _ = store.try_update_pod(ns, name, |p| {
+            p.status = Some(gated_status(now));
+            Ok(())
+        });
+        if let Some(uid) = pod.metadata.uid.clone() {
+            store.scheduler_held().lock().insert(uid);
+        }
+        return;
+    }
     match unschedulable(store, &pod) {
         None => store.submit(Intent::Admit {
             namespace: ns.to_string(),
@@ -190,6 +235,9 @@ pub(crate) fn retry(store: &Store) {
         let uid = pod.metadata.uid.clone().unwrap_or_default();
         if pod.metadata.deletion_timestamp.is_some() {
             store.scheduler_held().lock().remove(&uid);
+            continue;
+        }
+        if gated(&pod) {
             continue;
         }
         match unschedulable(store, &pod) {

@@ -21,32 +21,28 @@ pub fn previous_subject(pod: &PodSummary) -> Option<&ContainerSummary> {
         })
 }
 
-/// The container an unnamed current log belongs to: the restarted one, else an init container
-/// still running, else the first running container that is not ready, else the first that
-/// terminated with a non-zero code, else the first main container.
+/// The container an unnamed current log belongs to (the simulator's `--fixture` serves it to
+/// the same one): the restarted one, else the first init container (not a sidecar) that runs
+/// or failed, else the first main container that is not ready, else the first main container.
 #[must_use]
 pub fn current_subject(pod: &PodSummary) -> Option<&ContainerSummary> {
     let cs = &pod.containers;
+    let mains = || cs.iter().filter(|c| c.kind == ContainerKind::Main);
     cs.iter()
         .filter(|c| c.last_state.is_some())
         .max_by_key(|c| c.restart_count)
         .or_else(|| {
             cs.iter().find(|c| {
-                c.kind == ContainerKind::Init && matches!(c.state, ContainerState::Running { .. })
+                c.kind == ContainerKind::Init
+                    && match &c.state {
+                        ContainerState::Running { .. } => true,
+                        ContainerState::Terminated(t) => t.exit_code != 0,
+                        _ => false,
+                    }
             })
         })
-        .or_else(|| {
-            cs.iter().find(|c| {
-                !c.ready
-                    && c.kind != ContainerKind::Init
-                    && matches!(c.state, ContainerState::Running { .. })
-            })
-        })
-        .or_else(|| {
-            cs.iter()
-                .find(|c| matches!(&c.state, ContainerState::Terminated(t) if t.exit_code != 0))
-        })
-        .or_else(|| cs.iter().find(|c| c.kind == ContainerKind::Main))
+        .or_else(|| mains().find(|c| !c.ready))
+        .or_else(|| mains().next())
 }
 
 /// One saved log: the container it names (`None`: unnamed), whether it is the previous

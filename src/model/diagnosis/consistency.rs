@@ -45,6 +45,9 @@ const LOG_PROMISE: [&str; 5] = [
     "log lines tell",
 ];
 
+/// Phrases that say the pod recovers without a change.
+const RESTARTLESS: [&str; 3] = ["no restart needed", "starts by itself", "as soon as the"];
+
 /// Whether container `c` never ran an instance: waiting with no earlier instance, no restarts,
 /// not a crash loop.
 fn never_started(c: &ContainerSummary) -> bool {
@@ -150,10 +153,9 @@ pub fn violations(inp: &Inputs<'_>, findings: &[Finding]) -> Vec<Violation> {
                 }
             }
         }
+        let promises = |t: &str| RESTARTLESS.iter().any(|w| t.contains(w));
         if matches!(f.fix, Some(Fix::Spec | Fix::Image))
-            && (action.contains("no restart needed")
-                || action.contains("starts by itself")
-                || action.contains("as soon as"))
+            && (promises(&action) || f.evidence.iter().any(|e| promises(&e.text.to_lowercase())))
         {
             v(
                 "spec-needs-restart",
@@ -172,11 +174,12 @@ pub fn violations(inp: &Inputs<'_>, findings: &[Finding]) -> Vec<Violation> {
                 format!("running and stopped said of {}", c.name),
             );
         }
-        let not_ready = inp
-            .pod
-            .conditions
-            .iter()
-            .any(|c| c.type_ == "Ready" && c.status == "False");
+        let not_ready = inp.pod.deletion_timestamp.is_some()
+            || inp
+                .pod
+                .conditions
+                .iter()
+                .any(|c| c.type_ == "Ready" && c.status == "False");
         if not_ready && (f.rule == "healthy" || head.contains("running and ready")) {
             v(
                 "ready-is-ready",
@@ -248,11 +251,17 @@ fn promised_seconds(action: &str) -> Option<i64> {
         .min()
 }
 
-/// Removes the sentences (`;`/`.`/`—`-separated parts) of `text` that contain any of `words`;
-/// `None` when nothing is left.
+/// Removes the sentences (parts separated by `. `, `; ` or ` — `) of `text` that contain any of
+/// `words`; `text` itself when none does; `None` when nothing is left.
 fn without(text: &str, words: &[&str]) -> Option<String> {
+    let lower = text.to_lowercase();
+    if !words.iter().any(|w| lower.contains(w)) {
+        return Some(text.to_owned());
+    }
     let kept: Vec<&str> = text
-        .split(['.', ';'])
+        .split(". ")
+        .flat_map(|s| s.split("; "))
+        .flat_map(|s| s.split(" — "))
         .filter(|part| {
             let l = part.to_lowercase();
             !words.iter().any(|w| l.contains(w))
@@ -285,7 +294,10 @@ pub fn enforce(inp: &Inputs<'_>, findings: Vec<Finding>) -> Vec<Finding> {
         if !quoted {
             f.headline = without_clause(&f.headline, &LOG_PROMISE);
             if let Some(a) = f.action.take() {
-                f.action = Some(without(&a, &LOG_PROMISE).unwrap_or_else(|| describe.clone()));
+                f.action = Some(
+                    without(&a, &LOG_PROMISE)
+                        .unwrap_or_else(|| read_logs(inp, &f).unwrap_or_else(|| describe.clone())),
+                );
             }
         }
         if container(inp, &f).is_some_and(never_started) {
@@ -323,13 +335,15 @@ pub fn enforce(inp: &Inputs<'_>, findings: Vec<Finding>) -> Vec<Finding> {
                 f.severity = Severity::Warning;
             }
         }
-        if matches!(f.fix, Some(Fix::Spec | Fix::Image))
-            && let Some(a) = f.action.take()
-        {
-            f.action = Some(
-                without(&a, &["no restart needed", "starts by itself", "as soon as"])
-                    .unwrap_or_else(|| describe.clone()),
-            );
+        if matches!(f.fix, Some(Fix::Spec | Fix::Image)) {
+            if let Some(a) = f.action.take() {
+                f.action = Some(without(&a, &RESTARTLESS).unwrap_or_else(|| describe.clone()));
+            }
+            f.evidence.retain(|e| {
+                !RESTARTLESS
+                    .iter()
+                    .any(|w| e.text.to_lowercase().contains(w))
+            });
         }
         if let Some(c) = container(inp, &f)
             && !matches!(c.state, ContainerState::Running { .. })
@@ -339,11 +353,12 @@ pub fn enforce(inp: &Inputs<'_>, findings: Vec<Finding>) -> Vec<Finding> {
                 f.headline = without_clause(&f.headline, &["running since"]);
             }
         }
-        let not_ready = inp
-            .pod
-            .conditions
-            .iter()
-            .any(|c| c.type_ == "Ready" && c.status == "False");
+        let not_ready = inp.pod.deletion_timestamp.is_some()
+            || inp
+                .pod
+                .conditions
+                .iter()
+                .any(|c| c.type_ == "Ready" && c.status == "False");
         if not_ready
             && (f.rule == "healthy" || f.headline.to_lowercase().contains("running and ready"))
         {
@@ -367,6 +382,24 @@ pub fn enforce(inp: &Inputs<'_>, findings: Vec<Finding>) -> Vec<Finding> {
     let (advice, causes): (Vec<Finding>, Vec<Finding>) =
         out.into_iter().partition(|f| f.rule.starts_with("probe-"));
     causes.into_iter().chain(advice).collect()
+}
+
+/// For a container that ran an instance whose log was not read: the command that reads it (a
+/// promise that the log says why is not allowed, but reading it is the next step).
+fn read_logs(inp: &Inputs<'_>, f: &Finding) -> Option<String> {
+    let c = container(inp, f)?;
+    if never_started(c) {
+        return None;
+    }
+    let previous = if c.last_state.is_some() {
+        " --previous"
+    } else {
+        ""
+    };
+    Some(format!(
+        "read what it printed before it stopped: kubectl logs {} -n {} -c {}{previous}",
+        inp.pod.name, inp.pod.namespace, c.name
+    ))
 }
 
 /// `text` without its comma/colon/parenthesis-separated clauses that contain any of `words`.

@@ -62,11 +62,20 @@ pub fn is_frame(line: &str) -> bool {
 }
 
 /// A line's score: 0 for a frame or a line without error level or reason; otherwise higher for
-/// a reason word and for error level, so "error + reason" beats either alone.
+/// a reason word and for error level, so "error + reason" beats either alone; a Java `Caused
+/// by:` line with a reason beats both (the chain's root cause is what went wrong).
 #[must_use]
 pub fn score(line: &str) -> u8 {
     if is_frame(line) || line.trim().is_empty() {
         return 0;
+    }
+    if line.trim_start().starts_with("Caused by:") {
+        let lower = line.to_ascii_lowercase();
+        return if REASONS.iter().any(|w| lower.contains(w)) {
+            4
+        } else {
+            1
+        };
     }
     let lower = line.to_ascii_lowercase();
     let reason = REASONS.iter().any(|w| lower.contains(w));
@@ -80,13 +89,14 @@ pub fn score(line: &str) -> u8 {
 }
 
 /// The index of the decisive line of `lines` (oldest first): the first line with the best
-/// score, `None` when no line scores (a clean log, or only frames).
+/// score — but the last `Caused by:` of a chain, the deepest cause — `None` when no line scores
+/// (a clean log, or only frames).
 #[must_use]
 pub fn decisive(lines: &[String]) -> Option<usize> {
     let mut best: Option<(u8, usize)> = None;
     for (i, line) in lines.iter().enumerate() {
         let s = score(line);
-        if s > 0 && best.is_none_or(|(b, _)| s > b) {
+        if s > 0 && best.is_none_or(|(b, _)| s > b || (s == 4 && b == 4)) {
             best = Some((s, i));
         }
     }
@@ -111,7 +121,11 @@ pub fn candidates(lines: &[String], extra: usize) -> Vec<usize> {
             break;
         }
     }
-    scored.sort_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
+    // Best first; among `Caused by:` lines (score 4) the deepest, last, first.
+    scored.sort_by_key(|&(s, i)| {
+        let order = if s == 4 { usize::MAX - i } else { i };
+        (std::cmp::Reverse(s), order)
+    });
     let mut out: Vec<usize> = scored.into_iter().map(|(_, i)| i).collect();
     for i in (0..lines.len()).rev().take(extra) {
         if !out.contains(&i) && !is_frame(&lines[i]) {

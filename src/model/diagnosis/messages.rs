@@ -30,12 +30,17 @@ pub struct Matched {
     pub hit: Hit,
     /// The fact it was read from, as evidence.
     pub evidence: Evidence,
+    /// The text that was matched (the message or the log line), to tell which finding already
+    /// quotes it.
+    pub message: String,
 }
 
 /// Rules whose action only says "look at the logs" or "the message says why": a row's action
 /// replaces it.
-const VAGUE_ACTION: [&str; 6] = [
+const VAGUE_ACTION: [&str; 8] = [
     "app-exit",
+    "admission-rejected",
+    "stopped-by-kubelet",
     "readiness-failing",
     "liveness-failing",
     "killed-by-signal",
@@ -105,25 +110,43 @@ fn log_hits(name: &str, instance: &str, tail: &LogTail, out: &mut Vec<Matched>) 
         return;
     };
     for i in logline::candidates(lines, 3) {
-        let line = &lines[i];
+        let line = lines[i].trim();
         if let Some(hit) = kb::find(On::Log, line) {
             let text = format!(
-                "log {name} ({instance}), line {} of the last {}: \"{}\"",
+                "log {name} ({instance}), line {} of the last {}: \"{line}\"",
                 i + 1,
                 lines.len(),
-                line.trim()
             );
+            let source = format!("log {name} ({instance})");
             out.push(Matched {
                 container: Some(name.to_owned()),
                 hit,
-                evidence: Evidence::new(
-                    EvidenceKind::Log,
-                    format!("log {name} ({instance})"),
-                    text,
-                ),
+                evidence: Evidence::new(EvidenceKind::Log, source, text),
+                message: line.to_owned(),
             });
             return;
         }
+    }
+}
+
+/// Looks `text` up as a fact of kind `fact`, and records what matched.
+fn look(
+    out: &mut Vec<Matched>,
+    container: Option<&str>,
+    fact: On<'_>,
+    text: &str,
+    evidence: impl FnOnce() -> Evidence,
+) {
+    if text.is_empty() {
+        return;
+    }
+    if let Some(hit) = kb::find(fact, text) {
+        out.push(Matched {
+            container: container.map(str::to_owned),
+            hit,
+            evidence: evidence(),
+            message: text.to_owned(),
+        });
     }
 }
 
@@ -133,57 +156,41 @@ fn log_hits(name: &str, instance: &str, tail: &LogTail, out: &mut Vec<Matched>) 
 pub fn matches(inp: &Inputs<'_>) -> Vec<Matched> {
     let mut out = Vec::new();
     let pod = inp.pod;
-    if !pod.message.is_empty()
-        && let Some(hit) = kb::find(On::Status(&pod.reason), &pod.message) {
+    look(
+        &mut out,
+        None,
+        On::Status(&pod.reason),
+        &pod.message,
+        || {
             let text = format!("status.reason {}: \"{}\"", pod.reason, pod.message);
-            out.push(Matched {
-                container: None,
-                hit,
-                evidence: Evidence::new(EvidenceKind::Field, "status.message", text),
-            });
-        }
-    for cond in pod
+            Evidence::new(EvidenceKind::Field, "status.message", text)
+        },
+    );
+    let odd = pod
         .conditions
         .iter()
-        .filter(|c| c.status != "True" || c.type_ == "DisruptionTarget")
-    {
-        if cond.message.is_empty() && cond.reason.is_empty() {
-            continue;
-        }
+        .filter(|c| c.status != "True" || c.type_ == "DisruptionTarget");
+    for cond in odd {
         let text = if cond.message.is_empty() {
             &cond.reason
         } else {
             &cond.message
         };
-        if let Some(hit) = kb::find(On::Status(&cond.reason), text) {
+        look(&mut out, None, On::Status(&cond.reason), text, || {
             let line = format!(
                 "condition {}={} reason {}: \"{}\"",
                 cond.type_, cond.status, cond.reason, cond.message
             );
-            out.push(Matched {
-                container: None,
-                hit,
-                evidence: Evidence::new(
-                    EvidenceKind::Field,
-                    format!("condition {}", cond.type_),
-                    line,
-                )
-                .at(cond.last_transition_time),
-            });
-        }
+            let source = format!("condition {}", cond.type_);
+            Evidence::new(EvidenceKind::Field, source, line).at(cond.last_transition_time)
+        });
     }
     if pod_unwell(inp) {
-        for e in inp.pod_events().filter(|e| e.type_ == "Warning") {
-            if !current(inp, e, None) {
-                continue;
-            }
-            if let Some(hit) = kb::find(On::Event(&e.reason), &e.message) {
-                out.push(Matched {
-                    container: None,
-                    hit,
-                    evidence: event_evidence(e, inp),
-                });
-            }
+        let warnings = inp.pod_events().filter(|e| e.type_ == "Warning");
+        for e in warnings.filter(|e| current(inp, e, None)) {
+            look(&mut out, None, On::Event(&e.reason), &e.message, || {
+                event_evidence(e, inp)
+            });
         }
     }
     for c in &pod.containers {
@@ -194,66 +201,51 @@ pub fn matches(inp: &Inputs<'_>) -> Vec<Matched> {
 
 /// The matches of one container: its state's messages, its Warning events, its logs.
 fn container_matches(inp: &Inputs<'_>, c: &ContainerSummary, out: &mut Vec<Matched>) {
-    let name = c.name.as_str();
-    let push = |out: &mut Vec<Matched>, hit: Option<Hit>, evidence: Evidence| {
-        if let Some(hit) = hit {
-            out.push(Matched {
-                container: Some(name.to_owned()),
-                hit,
-                evidence,
-            });
-        }
-    };
+    let name = Some(c.name.as_str());
     match &c.state {
         ContainerState::Waiting {
             reason,
             message: Some(m),
-        } if !m.is_empty() => {
+        } => look(out, name, On::Waiting(reason), m, || {
             let text = format!("waiting.reason {reason}: \"{m}\"");
-            let ev = Evidence::new(EvidenceKind::Field, "state.waiting", text);
-            push(out, kb::find(On::Waiting(reason), m), ev);
-        }
+            Evidence::new(EvidenceKind::Field, "state.waiting", text)
+        }),
         ContainerState::Terminated(t) => {
-            if let Some(m) = t.message.as_deref().filter(|m| !m.is_empty()) {
+            let m = t.message.as_deref().unwrap_or("");
+            look(out, name, On::Terminated(&t.reason), m, || {
                 let text = format!(
                     "state.terminated {} exit {}: \"{m}\"",
                     t.reason, t.exit_code
                 );
-                let ev =
-                    Evidence::new(EvidenceKind::Field, "state.terminated", text).at(t.finished_at);
-                push(out, kb::find(On::Terminated(&t.reason), m), ev);
-            }
+                Evidence::new(EvidenceKind::Field, "state.terminated", text).at(t.finished_at)
+            });
         }
         _ => {}
     }
-    if let Some(t) = &c.last_state
-        && let Some(m) = t.message.as_deref().filter(|m| !m.is_empty()) {
+    if let Some(t) = &c.last_state {
+        let m = t.message.as_deref().unwrap_or("");
+        look(out, name, On::Terminated(&t.reason), m, || {
             let text = format!(
                 "lastState.terminated {} exit {}: \"{m}\"",
                 t.reason, t.exit_code
             );
-            let ev =
-                Evidence::new(EvidenceKind::Field, "lastState.terminated", text).at(t.finished_at);
-            push(out, kb::find(On::Terminated(&t.reason), m), ev);
-        }
-    let unwell = failing(inp, c) || pod_unwell(inp);
-    if unwell {
-        for e in inp.events_of(name).filter(|e| e.type_ == "Warning") {
-            if current(inp, e, Some(c)) {
-                push(
-                    out,
-                    kb::find(On::Event(&e.reason), &e.message),
-                    event_evidence(e, inp),
-                );
-            }
+            Evidence::new(EvidenceKind::Field, "lastState.terminated", text).at(t.finished_at)
+        });
+    }
+    if failing(inp, c) || pod_unwell(inp) {
+        let warnings = inp.events_of(&c.name).filter(|e| e.type_ == "Warning");
+        for e in warnings.filter(|e| current(inp, e, Some(c))) {
+            look(out, name, On::Event(&e.reason), &e.message, || {
+                event_evidence(e, inp)
+            });
         }
     }
     if failing(inp, c) {
-        if let Some(tail) = inp.logs.previous.get(name) {
-            log_hits(name, "previous", tail, out);
+        if let Some(tail) = inp.logs.previous.get(&c.name) {
+            log_hits(&c.name, "previous", tail, out);
         }
-        if let Some(tail) = inp.logs.current.get(name) {
-            log_hits(name, "current", tail, out);
+        if let Some(tail) = inp.logs.current.get(&c.name) {
+            log_hits(&c.name, "current", tail, out);
         }
     }
 }
@@ -319,19 +311,58 @@ fn finding(inp: &Inputs<'_>, m: &Matched) -> Finding {
         ),
     ));
     f.fix = Some(m.hit.entry.fix);
+    super::context::complete(inp, &mut f, &m.hit.groups);
     f
 }
 
-/// Joins the matches into `problems` (`docs/diagnosis.md` "The knowledge base as data").
+/// Rows that only summarise (a catch-all of their table, or a message that reports a wait and
+/// points elsewhere for the reason): they never replace a rule's finding, which already says at
+/// least as much; they add their evidence.
+fn is_summary(id: &str) -> bool {
+    id.ends_with("-generic")
+        || matches!(
+            id,
+            "volume-wait-timeout"
+                | "runtime-oci-failed"
+                | "cni-setup-failed"
+                | "volume-mount-failed"
+                | "app-refused"
+                | "app-timeout"
+        )
+}
+
+/// The finding a match is about: one that already quotes the matched text, else (for a log
+/// line, or a container's own message) one about the same container.
+fn target(problems: &[Finding], m: &Matched) -> Option<usize> {
+    let key: String = m.message.trim().chars().take(60).collect();
+    problems
+        .iter()
+        .position(|f| f.headline.contains(&key) || f.evidence.iter().any(|e| e.text.contains(&key)))
+        .or_else(|| {
+            m.container.as_ref()?;
+            problems.iter().position(|f| f.container == m.container)
+        })
+}
+
+/// Joins the matches into `problems` (`docs/diagnosis.md` "The knowledge base").
 pub fn apply(inp: &Inputs<'_>, problems: &mut Vec<Finding>) {
     for m in matches(inp) {
-        let same = problems.iter().position(|f| f.container == m.container);
-        match same {
+        match target(problems, &m) {
+            Some(i) if problems[i].rule == m.hit.entry.id => {}
+            Some(i) if is_summary(m.hit.entry.id) => {
+                let f = &mut problems[i];
+                if !f.evidence.iter().any(|e| e.text == m.evidence.text) {
+                    f.evidence.push(m.evidence.clone());
+                }
+            }
             Some(i) if problems[i].basis == Basis::Generic => {
                 let old = std::mem::replace(&mut problems[i], finding(inp, &m));
                 let new = &mut problems[i];
                 if matches!(old.severity, Severity::Error) {
                     new.severity = Severity::Error;
+                }
+                if new.container.is_none() {
+                    new.container = old.container;
                 }
                 for e in old.evidence.iter() {
                     if !new.evidence.iter().any(|n| n.text == e.text) {
@@ -340,8 +371,8 @@ pub fn apply(inp: &Inputs<'_>, problems: &mut Vec<Finding>) {
                 }
                 new.checks = old.checks;
             }
-            Some(i) if problems[i].rule == m.hit.entry.id => {}
-            Some(i) => enrich(inp, &mut problems[i], &m),
+            Some(i) if problems[i].basis == Basis::Reason => enrich(inp, &mut problems[i], &m),
+            Some(_) => {}
             None => {
                 let relevant = match m.container.as_deref().and_then(|n| inp.pod.container(n)) {
                     Some(c) => failing(inp, c) || pod_unwell(inp),
@@ -381,6 +412,12 @@ fn enrich(inp: &Inputs<'_>, f: &mut Finding, m: &Matched) {
     }
     f.basis = Basis::Specific;
     f.fix = Some(m.hit.entry.fix);
+    // A cluster message (an event, a status) can make it worse; a log line cannot: a running
+    // container's log does not make its readiness failure an outage.
+    if m.hit.entry.severity < f.severity && m.evidence.kind != EvidenceKind::Log {
+        f.severity = m.hit.entry.severity;
+    }
+    super::context::complete(inp, f, &m.hit.groups);
 }
 
 /// The first clause of a meaning (up to `: `, ` — ` or `; `), for a headline that already says

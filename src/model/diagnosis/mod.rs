@@ -16,6 +16,7 @@ pub mod case_logs;
 pub mod cause;
 pub mod config;
 pub mod consistency;
+pub mod context;
 pub mod evidence;
 pub mod exit;
 pub mod facts;
@@ -366,6 +367,10 @@ pub fn diagnose(inp: &Inputs<'_>) -> Vec<Finding> {
         }
     }
     messages::apply(inp, &mut problems);
+    for f in &mut problems {
+        context::throttling(inp, f);
+        context::platform(inp, f);
+    }
     ranking::rank(inp, &mut problems);
     let mut out = problems;
     if !out

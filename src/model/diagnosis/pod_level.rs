@@ -3,12 +3,13 @@
 //!
 //! Rule ids: `node-lost`, `evicted`, `node-shutdown`, `preempted`, `evicted-by-api`,
 //! `taint-eviction`, `pod-gc`, `disruption`, `admission-rejected`, `deadline-exceeded`,
-//! `stuck-terminating`, `terminating`.
+//! `stuck-terminating`, `terminating`, `prestop-outlasts-grace`.
 
 mod disruption;
 mod eviction;
 mod node_lost;
 mod others;
+mod prestop;
 
 pub use eviction::{Eviction, Usage, parse as parse_eviction};
 
@@ -41,7 +42,11 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
             }
             true
         }
-        _ => deletion_finding(inp, out),
+        _ => {
+            let d = deletion_finding(inp, out);
+            prestop::findings(inp, out);
+            d
+        }
     };
     let terminal = matches!(inp.pod.phase.as_str(), "Succeeded" | "Failed");
     lost || disrupted || (deleting && terminal)
@@ -199,6 +204,11 @@ fn deletion_finding(inp: &Inputs<'_>, out: &mut Vec<Finding>) -> bool {
         notice.headline
     };
     let mut f = Finding::new(rule, severity, None, headline);
+    // Held by a finalizer, the API server says why; without one, the kubelet not confirming is
+    // an inference (node unreachable, runtime stuck, teardown failing).
+    if rule == "stuck-terminating" && !held {
+        f.confidence = super::Confidence::Likely;
+    }
     f.action = notice.hint;
     if f.action.is_none()
         && held

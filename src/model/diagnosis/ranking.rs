@@ -8,7 +8,7 @@ use super::{Finding, Inputs, Severity};
 use crate::model::pod::{ContainerKind, ContainerState};
 
 /// Rules whose finding is inferred rather than stated by the cluster.
-const LIKELY: [&str; 8] = [
+const LIKELY: [&str; 7] = [
     "sigkill",
     "sigterm",
     "killed-by-signal",
@@ -16,7 +16,6 @@ const LIKELY: [&str; 8] = [
     "memory-near-limit",
     "completed-and-restarted",
     "warning-event",
-    "stuck-terminating",
 ];
 
 /// Rules that only say something is wrong and quote the raw message: allowed first only when
@@ -34,8 +33,10 @@ const GENERIC: [&str; 8] = [
 
 /// Rules that read a reason or an exit code, and name a cause only with a log line or a
 /// message beside them.
-const REASON: [&str; 8] = [
+const REASON: [&str; 10] = [
     "app-exit",
+    "stopped-by-kubelet",
+    "admission-rejected",
     "killed-by-signal",
     "readiness-failing",
     "liveness-failing",
@@ -113,27 +114,58 @@ pub fn rank(inp: &Inputs<'_>, problems: &mut [Finding]) {
         };
         (severity, f.basis, about_then(inp, f), place(inp, f))
     });
-    symptoms_after_causes(problems);
+    symptoms_after_causes(inp, problems);
 }
 
-/// Whether a finding's evidence says its container could not reach something on the pod's
-/// own loopback: another container of the pod (a proxy, an agent) is the dependency.
-fn waits_on_loopback(f: &Finding) -> bool {
-    f.evidence.iter().any(|e| {
-        e.kind == super::EvidenceKind::Log
-            && ["127.0.0.1", "localhost", "[::1]"]
+/// Words of a log line that says a connection failed.
+const NETWORK: [&str; 7] = [
+    "refused",
+    "timeout",
+    "timed out",
+    "unavailable",
+    "reset",
+    "no such host",
+    "eof",
+];
+
+/// Whether a finding rests on a log line saying a connection failed; `loopback` when the
+/// address was the pod's own (another container of the pod is the dependency).
+fn network_failure(f: &Finding) -> Option<bool> {
+    f.evidence
+        .iter()
+        .filter(|e| e.kind == super::EvidenceKind::Log)
+        .find(|e| {
+            let l = e.text.to_ascii_lowercase();
+            NETWORK.iter().any(|w| l.contains(w))
+        })
+        .map(|e| {
+            ["127.0.0.1", "localhost", "[::1]"]
                 .iter()
                 .any(|l| e.text.contains(l))
-            && ["refused", "timeout", "timed out", "unavailable", "reset"]
-                .iter()
-                .any(|w| e.text.to_ascii_lowercase().contains(w))
-    })
+        })
 }
 
-/// A container that fails because it cannot reach a neighbour on loopback is the symptom when
-/// another container of the pod has a finding of its own: that finding goes first.
-fn symptoms_after_causes(problems: &mut [Finding]) {
-    let Some(symptom) = problems.iter().position(waits_on_loopback) else {
+/// Whether container `name` of the pod is a proxy the others' traffic goes through: a service
+/// mesh's sidecar (its iptables rules send every connection of the pod through it) or a
+/// database or API proxy beside the app.
+fn is_proxy(inp: &Inputs<'_>, name: &str) -> bool {
+    let Some(c) = inp.pod.containers.iter().find(|c| c.name == name) else {
+        return false;
+    };
+    ["proxy", "envoy", "istio", "linkerd"]
+        .iter()
+        .any(|w| c.name.contains(w) || c.image.contains(w))
+}
+
+/// Cause before symptom: a container whose connections fail is the symptom when the pod's
+/// proxy (or, for a loopback address, any other container of the pod) has a finding of its
+/// own: that finding goes first, and the symptom says what it depends on.
+fn symptoms_after_causes(inp: &Inputs<'_>, problems: &mut [Finding]) {
+    let Some((symptom, loopback)) = problems
+        .iter()
+        .enumerate()
+        .find_map(|(i, f)| network_failure(f).map(|l| (i, l)))
+    else {
         return;
     };
     let cause = problems.iter().enumerate().position(|(i, f)| {
@@ -141,12 +173,20 @@ fn symptoms_after_causes(problems: &mut [Finding]) {
             && f.container.is_some()
             && f.container != problems[symptom].container
             && matches!(f.severity, Severity::Error | Severity::Warning)
+            && (loopback || f.container.as_deref().is_some_and(|c| is_proxy(inp, c)))
     });
     if let Some(c) = cause {
         let name = problems[c].container.clone().unwrap_or_default();
-        problems[symptom]
-            .evidence
-            .push(format!("symptom: container {name} of the same pod fails too, and this container depends on it through loopback"));
+        if problems[c].severity > problems[symptom].severity {
+            problems[c].severity = problems[symptom].severity;
+        }
+        problems[symptom].evidence.push(format!(
+            "symptom: this container's connections go through container {name} of the same pod, which fails too"
+        ));
+        problems[c].evidence.push(format!(
+            "cause: container {} fails because its connections through {name} fail",
+            problems[symptom].container.as_deref().unwrap_or("?")
+        ));
         problems[symptom..=c].rotate_right(1);
     }
 }

@@ -58,7 +58,9 @@ fn bounded(s: &str) -> String {
 }
 
 /// What the instance `t` of `c` said last: the first line of its termination message, else the
-/// newest line of its previous log's last 20 that reads like an error, else its last line.
+/// decisive line of its previous log's last 40 (an error level with a reason, never a stack
+/// frame: `logline::decisive`), else the first of the last run of error-like lines of the last
+/// 20, else its last line.
 /// `None` without either.
 #[must_use]
 pub fn last_words(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Option<String> {
@@ -69,7 +71,27 @@ pub fn last_words(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Opt
     {
         return Some(bounded(m));
     }
-    let tail = facts::previous_tail(inp, &c.name, 20)?;
+    let tail = facts::previous_tail(inp, &c.name, 40)?;
+    // The line the knowledge base explains, tried best-scoring first (`messages.rs` quotes the
+    // same one as evidence).
+    for i in super::logline::candidates(tail, 3) {
+        if super::kb::find(super::kb::On::Log, &tail[i]).is_some() {
+            let line = without_timestamp(&tail[i]);
+            if !line.is_empty() {
+                return Some(bounded(line));
+            }
+        }
+    }
+    // A line with an error level and a reason, never a stack frame (`logline.rs`).
+    if let Some(i) =
+        super::logline::decisive(tail).filter(|&i| super::logline::score(&tail[i]) >= 2)
+    {
+        let line = without_timestamp(&tail[i]);
+        if !line.is_empty() {
+            return Some(bounded(line));
+        }
+    }
+    let tail = &tail[tail.len().saturating_sub(20)..];
     let is_error = |l: &String| {
         let lower = l.to_lowercase();
         ERRORISH.iter().any(|w| lower.contains(w))

@@ -6,7 +6,9 @@
 //! may not add or remove containers`, nothing else checked), each image must be set and
 //! without surrounding blanks; `activeDeadlineSeconds` may be set from nil, or lowered, never
 //! removed; `tolerations` may only be added to (an existing one may change its
-//! `tolerationSeconds`); `terminationGracePeriodSeconds` may become 1 when it was negative.
+//! `tolerationSeconds`); `terminationGracePeriodSeconds` may become 1 when it was negative;
+//! `schedulingGates` may only lose entries (`spec.schedulingGates[1].name: Forbidden: only
+//! deletion is allowed, but found new scheduling gate 'g2'`, `validateOnlyDeletedSchedulingGates`).
 //! Any other difference — with those fields set back to their old values — is `spec:
 //! Forbidden: pod updates may not change fields other than …`, followed (as the API server adds
 //! a Go `cmp.Diff`) by the differing fields in our own `- path: old` / `+ path: new` lines.
@@ -136,6 +138,20 @@ pub(crate) fn validate_update(
         )),
         _ => {}
     }
+    let old_gates: Vec<&str> = old
+        .scheduling_gates
+        .iter()
+        .flatten()
+        .map(|g| g.name.as_str())
+        .collect();
+    for (i, g) in new.scheduling_gates.iter().flatten().enumerate() {
+        if !old_gates.contains(&g.name.as_str()) {
+            causes.push(format!(
+                "spec.schedulingGates[{i}].name: Forbidden: only deletion is allowed, but found new scheduling gate '{}'",
+                g.name
+            ));
+        }
+    }
     let no_tolerations: Vec<Toleration> = Vec::new();
     causes.extend(only_added(
         new.tolerations.as_ref().unwrap_or(&no_tolerations),
@@ -154,6 +170,7 @@ pub(crate) fn validate_update(
         c.image.clone_from(&o.image);
     }
     munged.active_deadline_seconds = old.active_deadline_seconds;
+    munged.scheduling_gates.clone_from(&old.scheduling_gates);
     munged.tolerations.clone_from(&old.tolerations);
     let was_negative = old.termination_grace_period_seconds.is_some_and(|g| g < 0);
     if was_negative && munged.termination_grace_period_seconds == Some(1) {
@@ -207,6 +224,23 @@ mod tests {
         assert_eq!(
             validate_update("p", &old, more).expect_err("count").message,
             "Pod \"p\" is invalid: spec.containers: Forbidden: pod updates may not add or remove containers"
+        );
+    }
+
+    #[test]
+    fn scheduling_gates_may_only_be_removed() {
+        let gated = |gates: serde_json::Value| {
+            spec(
+                serde_json::json!({"schedulingGates": gates, "containers": [{"name": "c", "image": "i"}]}),
+            )
+        };
+        let old = gated(serde_json::json!([{"name": "g1"}]));
+        let released = validate_update("p", &old, gated(serde_json::json!([]))).expect("removed");
+        assert_eq!(released.scheduling_gates, Some(vec![]));
+        let more = gated(serde_json::json!([{"name": "g1"}, {"name": "g2"}]));
+        assert_eq!(
+            validate_update("p", &old, more).expect_err("added").message,
+            "Pod \"p\" is invalid: spec.schedulingGates[1].name: Forbidden: only deletion is allowed, but found new scheduling gate 'g2'"
         );
     }
 }

@@ -63,11 +63,12 @@ pub(crate) fn container_status(c: &ContainerRun) -> ContainerStatus {
         image: c.image().to_string(),
         image_id: c.image_id.clone(),
         container_id: c.ever_started.then(|| c.container_id.clone()),
-        // A regular init container that completed reports ready (the seed's describe shows
-        // `render-config … Ready: True`).
-        ready: c.ready
-            || (c.role == Role::Init
-                && matches!(&c.state, RunState::Terminated(t) if t.exit_code == 0)),
+        // A regular init container reports ready once it completed (the seed's describe shows
+        // `render-config … Ready: True`), never while it runs (the prober's `UpdatePodStatus`).
+        ready: match c.role {
+            Role::Init => matches!(&c.state, RunState::Terminated(t) if t.exit_code == 0),
+            _ => c.ready,
+        },
         restart_count: c.restart_count,
         started: Some(c.started),
         state: Some(state),

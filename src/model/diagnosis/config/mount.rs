@@ -149,8 +149,7 @@ fn one_volume(inp: &Inputs<'_>, p: &Failure<'_>, summary: Option<&EventSummary>)
         (None, Some(c)) => c.name.clone(),
         _ => p.volume.clone(),
     };
-    let (mounts, containers) = refs::mounted_by(&pod.spec, &named);
-    let container = containers.first().map(String::as_str);
+    let (mounts, _) = refs::mounted_by(&pod.spec, &named);
     let source = match spec_volume {
         Some(v) => source_text(v),
         None if by_pv => format!(
@@ -188,7 +187,7 @@ fn one_volume(inp: &Inputs<'_>, p: &Failure<'_>, summary: Option<&EventSummary>)
         let mut f = Finding::new(
             rule,
             Severity::Error,
-            container,
+            None,
             format!(
                 "volume {vol} cannot be mounted: {title} {name} does not exist in namespace {ns}; no container of the pod can start until it does"
             ),
@@ -224,7 +223,7 @@ fn one_volume(inp: &Inputs<'_>, p: &Failure<'_>, summary: Option<&EventSummary>)
         let mut f = Finding::new(
             rule,
             Severity::Error,
-            container,
+            None,
             format!(
                 "volume {vol} cannot be mounted: {title} {name} has no key {key}, which the volume's items list; no container can start"
             ),
@@ -240,7 +239,7 @@ fn one_volume(inp: &Inputs<'_>, p: &Failure<'_>, summary: Option<&EventSummary>)
         let mut f = Finding::new(
             "volume-mount-failed",
             Severity::Error,
-            container,
+            None,
             format!(
                 "volume {vol} ({source}) cannot be {}: {}; no container of the pod can start",
                 if p.event.reason == "FailedAttachVolume" {
@@ -302,12 +301,10 @@ fn timed_out(inp: &Inputs<'_>, summary: &EventSummary, unmounted: &[String]) -> 
     } else {
         unmounted.join(", ")
     };
-    let first = unmounted.first().map(String::as_str).unwrap_or("");
-    let (_, containers) = refs::mounted_by(&pod.spec, first);
     let mut f = Finding::new(
         "volume-mount-failed",
         Severity::Error,
-        containers.first().map(String::as_str),
+        None,
         format!(
             "volumes {list} are not mounted: the kubelet timed out waiting for them; no container of the pod can start"
         ),
