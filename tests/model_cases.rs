@@ -135,6 +135,33 @@ const COUNTDOWNS: &[(&str, &str)] = &[
     ("89-java-trace-caused-by-db-auth", "2024-12-02T14:03:52Z"),
     // restartCount 5: back-off 2m40s from finishedAt 14:04:48
     ("90-liveness-kills-90s-startup", "2024-03-28T14:07:28Z"),
+    // restartCount 7: back-off 5m0s from finishedAt 08:15:18
+    (
+        "95-go-nil-pointer-panic-node-name-missing",
+        "2025-03-11T08:20:18Z",
+    ),
+    // otel-collector (native sidecar), restartCount 4: back-off 1m20s from finishedAt 11:05:02
+    (
+        "100-native-sidecar-startup-probe-localhost-health",
+        "2025-10-06T11:06:22Z",
+    ),
+    // restartCount 7: back-off 5m0s from finishedAt 16:15:20
+    ("101-segfault-exit139-native-module", "2025-07-14T16:20:20Z"),
+    // restartCount 6: back-off 5m0s from finishedAt 07:30:18
+    (
+        "102-python-modulenotfound-missing-dependency",
+        "2025-03-30T07:35:18Z",
+    ),
+    // restartCount 6: back-off 5m0s from finishedAt 17:35:13
+    (
+        "105-too-many-open-files-inotify-instances-node",
+        "2025-06-07T17:40:13Z",
+    ),
+    // restartCount 7: back-off 5m0s from finishedAt 12:20:24
+    (
+        "107-projected-token-wrong-audience-irsa",
+        "2025-08-26T12:25:24Z",
+    ),
 ];
 
 #[test]
