@@ -13,12 +13,15 @@ use podscope::model::EventSummary;
 use podscope::model::describe::describe_pod;
 use podscope::sim::load_fixture;
 
-/// Our describe text of case `dir` at its snapshot time, the fixture's events in file order.
+/// Our describe text of case `dir` at its snapshot time, the fixture's events in the order the
+/// API server lists them (by name), which is the order kubectl's sort starts from.
 fn describe_case(dir: &std::path::Path, edit: impl FnOnce(&mut Pod)) -> String {
     let fx = load_fixture(dir).expect("fixture loads");
     let mut pod = fx.pod.clone();
     edit(&mut pod);
-    let events: Vec<EventSummary> = fx.events.iter().map(EventSummary::from_event).collect();
+    let mut listed: Vec<_> = fx.events.iter().collect();
+    listed.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    let events: Vec<EventSummary> = listed.into_iter().map(EventSummary::from_event).collect();
     describe_pod(&pod, &events, expected(&case_name(dir)).now)
 }
 

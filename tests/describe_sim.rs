@@ -1,7 +1,14 @@
 //! `model::describe::describe_pod` against real `kubectl describe pod` on the simulator, line
 //! for line with only ages masked: every built-in scenario's pods on a running clock, and every
-//! static case pod in its namespace on a frozen clock; with each kubectl 1.27 … 1.33 beside
+//! static case pod in its namespace on a frozen clock; with kubectl 1.27 … 1.33 beside
 //! `kubectl`, in the `Layout` of its release.
+//!
+//! Which versions run on which case (CI time: each run is a kubectl process): every version on
+//! the scenarios and on the first corpus (cases 01–34); on every later case the oldest (1.27)
+//! and the newest (1.33), which between them take every path where `Layout` differs, plus one
+//! version in between that rotates with the case's position among the later cases (the 1st
+//! gets 1.28, the 2nd 1.29, … the 6th 1.28 again), so each middle version still meets about a
+//! fifth of them.
 
 mod common;
 mod describe_support;
@@ -13,7 +20,7 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, ListParams};
 use podscope::model::describe::Layout;
 use podscope::sim::load_fixture;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The kubectl binaries beside `kubectl` (1.27 … 1.33) and the layout of each.
 fn kubectls() -> Vec<(String, PathBuf, Layout)> {
@@ -109,6 +116,42 @@ async fn every_scenario_pod_matches_kubectl_133_line_for_line() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// Cases before this number are the first corpus, compared with every version.
+const FIRST_CORPUS_END: u32 = 40;
+
+/// The entries of `kubectls` to compare case `dir` with: all of them for a case of the first
+/// corpus, else the oldest, the newest and the middle one at `later` (the case's position
+/// among the later cases) modulo the number of middle versions.
+fn versions_for<'a, T>(kubectls: &'a [T], dir: &Path, later: &mut usize) -> Vec<&'a T> {
+    let number: u32 = common::cluster::case_name(dir)
+        .split('-')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a case folder starts with its number");
+    if number < FIRST_CORPUS_END || kubectls.len() <= 2 {
+        return kubectls.iter().collect();
+    }
+    let middle = &kubectls[1..kubectls.len() - 1];
+    let pick = &middle[*later % middle.len()];
+    *later += 1;
+    vec![&kubectls[0], pick, &kubectls[kubectls.len() - 1]]
+}
+
+#[test]
+fn later_cases_get_the_oldest_the_newest_and_a_rotating_middle_version() {
+    let versions = ["1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33"];
+    let mut later = 0;
+    let first = versions_for(&versions, Path::new("/c/34-pending"), &mut later);
+    assert_eq!(first.len(), 7);
+    let picks: Vec<Vec<&&str>> = ["40-a", "41-b", "45-c", "46-d", "47-e", "48-f"]
+        .iter()
+        .map(|c| versions_for(&versions, &Path::new("/c").join(c), &mut later))
+        .collect();
+    let middles: Vec<&str> = picks.iter().map(|p| *p[1]).collect();
+    assert_eq!(middles, ["1.28", "1.29", "1.30", "1.31", "1.32", "1.28"]);
+    assert!(picks.iter().all(|p| *p[0] == "1.27" && *p[2] == "1.33"));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_case_pod_matches_kubectl_133_line_for_line() {
     if common::cluster::kubectl().is_none() {
@@ -117,6 +160,7 @@ async fn every_case_pod_matches_kubectl_133_line_for_line() {
     let kubectls = kubectls();
     let cache = tempfile::tempdir().expect("tempdir");
     let mut failures = Vec::new();
+    let mut later = 0;
     for dir in case_dirs() {
         let fx = load_fixture(&dir).expect("fixture loads");
         let name = fx.pod.metadata.name.clone().expect("pod name");
@@ -133,7 +177,7 @@ async fn every_case_pod_matches_kubectl_133_line_for_line() {
             .list(&ListParams::default())
             .await
             .expect("list pods");
-        for (v, kubectl, layout) in &kubectls {
+        for (v, kubectl, layout) in versions_for(&kubectls, &dir, &mut later) {
             let (ours, theirs) = describe_pair(
                 &client,
                 kubectl,

@@ -64,7 +64,8 @@ fn cells(line: &str) -> Vec<String> {
     inner.split('|').map(|c| c.trim().to_string()).collect()
 }
 
-/// Next restart times stated in expected.md ("What a good tool should present").
+/// Next restart times stated in expected.md ("What a good tool should present"), one for every
+/// case with a container in CrashLoopBackOff.
 const COUNTDOWNS: &[(&str, &str)] = &[
     // "waiting.message says back-off 20s; last finishedAt 09:40:50 -> next start attempt ~09:41:10"
     ("01-crashloop-exit1-db", "2024-03-12T09:41:10Z"),
@@ -84,6 +85,82 @@ const COUNTDOWNS: &[(&str, &str)] = &[
     (
         "08-init-crashloop-exit1-termination-message",
         "2020-08-25T08:25:35Z",
+    ),
+    // From case 46 on: finishedAt + min(10 s · 2^(restartCount−1), 300 s) (docs/protocols.md
+    // §5.1), equal to the waiting message's back-off and to the countdown in expected.md.
+    // restartCount 5: back-off 2m40s from finishedAt 19:22:46
+    (
+        "46-crashloop-exec-format-error-arch",
+        "2022-03-01T19:25:26Z",
+    ),
+    // restartCount 3: back-off 40s from finishedAt 08:02:47
+    (
+        "47-crashloop-entrypoint-crlf-no-such-file",
+        "2025-10-21T08:03:27Z",
+    ),
+    // restartCount 4: back-off 1m20s from finishedAt 10:01:17
+    (
+        "48-crashloop-starterror-entrypoint-permission-denied",
+        "2025-03-14T10:02:37Z",
+    ),
+    // restartCount 4: back-off 1m20s from finishedAt 13:19:18
+    ("79-readonly-root-filesystem", "2024-04-09T13:20:38Z"),
+    // restartCount 6: back-off 5m0s (the cap) from finishedAt 08:05:47
+    (
+        "80-volume-permission-denied-nonroot",
+        "2023-11-20T08:10:47Z",
+    ),
+    // metrics-exporter, restartCount 5: back-off 2m40s from finishedAt 15:22:42
+    ("81-port-in-use-two-containers", "2024-02-27T15:25:22Z"),
+    // restartCount 3: back-off 40s from finishedAt 11:01:13
+    (
+        "82-dns-enotfound-service-other-namespace",
+        "2024-09-18T11:01:53Z",
+    ),
+    // restartCount 7: back-off 5m0s (the cap) from finishedAt 07:40:24
+    ("83-econnrefused-dependency-service", "2024-10-03T07:45:24Z"),
+    // sync, restartCount 6: back-off 5m0s from finishedAt 09:05:20
+    (
+        "84-app-crashloop-mesh-proxy-not-ready",
+        "2024-05-14T09:10:20Z",
+    ),
+    // restartCount 5: back-off 2m40s from finishedAt 16:02:41
+    (
+        "85-x509-unknown-authority-dependency",
+        "2024-07-22T16:05:21Z",
+    ),
+    // log-shipper, restartCount 6: back-off 5m0s from finishedAt 10:39:13
+    ("86-oomkilled-sidecar-app-fine", "2024-06-11T10:44:13Z"),
+    // restartCount 4: back-off 1m20s from finishedAt 14:02:32
+    ("89-java-trace-caused-by-db-auth", "2024-12-02T14:03:52Z"),
+    // restartCount 5: back-off 2m40s from finishedAt 14:04:48
+    ("90-liveness-kills-90s-startup", "2024-03-28T14:07:28Z"),
+    // restartCount 7: back-off 5m0s from finishedAt 08:15:18
+    (
+        "95-go-nil-pointer-panic-node-name-missing",
+        "2025-03-11T08:20:18Z",
+    ),
+    // otel-collector (native sidecar), restartCount 4: back-off 1m20s from finishedAt 11:05:02
+    (
+        "100-native-sidecar-startup-probe-localhost-health",
+        "2025-10-06T11:06:22Z",
+    ),
+    // restartCount 7: back-off 5m0s from finishedAt 16:15:20
+    ("101-segfault-exit139-native-module", "2025-07-14T16:20:20Z"),
+    // restartCount 6: back-off 5m0s from finishedAt 07:30:18
+    (
+        "102-python-modulenotfound-missing-dependency",
+        "2025-03-30T07:35:18Z",
+    ),
+    // restartCount 6: back-off 5m0s from finishedAt 17:35:13
+    (
+        "105-too-many-open-files-inotify-instances-node",
+        "2025-06-07T17:40:13Z",
+    ),
+    // restartCount 7: back-off 5m0s from finishedAt 12:20:24
+    (
+        "107-projected-token-wrong-audience-irsa",
+        "2025-08-26T12:25:24Z",
     ),
 ];
 

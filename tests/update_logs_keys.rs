@@ -135,6 +135,7 @@ fn events_are_woven_in_by_last_timestamp() {
         count: 3,
         first_timestamp: Some(at(0)),
         last_timestamp: Some(at(secs)),
+        last_timestamp_field: Some(at(secs)),
         source: "kubelet".to_owned(),
         field_path: path.to_owned(),
     };

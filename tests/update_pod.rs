@@ -18,6 +18,7 @@ fn event(uid: &str, reason: &str, secs_before_t0: i64) -> EventSummary {
         count: 1,
         first_timestamp: Some(at),
         last_timestamp: Some(at),
+        last_timestamp_field: Some(at),
         source: "kubelet".to_owned(),
         field_path: String::new(),
     }

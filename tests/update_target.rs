@@ -159,6 +159,7 @@ fn the_old_pods_events_and_absence_are_dropped_after_a_switch() {
         count: 1,
         first_timestamp: Some(t0()),
         last_timestamp: Some(t0()),
+        last_timestamp_field: Some(t0()),
         source: "kubelet".to_owned(),
         field_path: String::new(),
     };

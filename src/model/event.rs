@@ -23,6 +23,9 @@ pub struct EventSummary {
     pub first_timestamp: Option<Timestamp>,
     /// `lastTimestamp`, else `series.lastObservedTime`, else `first_timestamp`.
     pub last_timestamp: Option<Timestamp>,
+    /// `lastTimestamp` alone, `None` when unset (an event recorded through events.k8s.io with
+    /// only `eventTime`): the key `kubectl describe` sorts its Events table by.
+    pub last_timestamp_field: Option<Timestamp>,
     /// `source.component`, else `reportingComponent`.
     pub source: String,
     /// `involvedObject.fieldPath`, e.g. `spec.containers{metrics}`.
@@ -69,6 +72,7 @@ impl EventSummary {
             count,
             first_timestamp,
             last_timestamp,
+            last_timestamp_field: e.last_timestamp.as_ref().map(|t| t.0),
             source: sanitize(source).into_owned(),
             field_path: text(&e.involved_object.field_path),
         }

@@ -37,101 +37,39 @@ use super::api::status::ApiError;
 use super::api::store::Store;
 use super::api::workloads::defaults;
 
-const BUILTIN: &[(&str, &str)] = &[
-    ("hello", include_str!("../../assets/scenarios/hello.yaml")),
-    ("crash", include_str!("../../assets/scenarios/crash.yaml")),
-    (
-        "oomkilled",
-        include_str!("../../assets/scenarios/oomkilled.yaml"),
-    ),
-    (
-        "init-error",
-        include_str!("../../assets/scenarios/init-error.yaml"),
-    ),
-    (
-        "image-pull",
-        include_str!("../../assets/scenarios/image-pull.yaml"),
-    ),
-    (
-        "liveness-slow-start",
-        include_str!("../../assets/scenarios/liveness-slow-start.yaml"),
-    ),
-    (
-        "readiness-failing",
-        include_str!("../../assets/scenarios/readiness-failing.yaml"),
-    ),
-    (
-        "job-sidecar",
-        include_str!("../../assets/scenarios/job-sidecar.yaml"),
-    ),
-    (
-        "rollout-stuck",
-        include_str!("../../assets/scenarios/rollout-stuck.yaml"),
-    ),
-    (
-        "statefulset-db",
-        include_str!("../../assets/scenarios/statefulset-db.yaml"),
-    ),
-    (
-        "job-backoff",
-        include_str!("../../assets/scenarios/job-backoff.yaml"),
-    ),
-    (
-        "exec-format",
-        include_str!("../../assets/scenarios/exec-format.yaml"),
-    ),
-    (
-        "run-as-non-root",
-        include_str!("../../assets/scenarios/run-as-non-root.yaml"),
-    ),
-    (
-        "poststart-hook",
-        include_str!("../../assets/scenarios/poststart-hook.yaml"),
-    ),
-    (
-        "image-pull-auth",
-        include_str!("../../assets/scenarios/image-pull-auth.yaml"),
-    ),
-    (
-        "sidecar-oom",
-        include_str!("../../assets/scenarios/sidecar-oom.yaml"),
-    ),
-    (
-        "readiness-dependency",
-        include_str!("../../assets/scenarios/readiness-dependency.yaml"),
-    ),
-    (
-        "init-waits",
-        include_str!("../../assets/scenarios/init-waits.yaml"),
-    ),
-    (
-        "job-deadline",
-        include_str!("../../assets/scenarios/job-deadline.yaml"),
-    ),
-    (
-        "readonly-fs",
-        include_str!("../../assets/scenarios/readonly-fs.yaml"),
-    ),
-    (
-        "port-in-use",
-        include_str!("../../assets/scenarios/port-in-use.yaml"),
-    ),
-    (
-        "secret-key-missing",
-        include_str!("../../assets/scenarios/secret-key-missing.yaml"),
-    ),
-    (
-        "scheduling-gated",
-        include_str!("../../assets/scenarios/scheduling-gated.yaml"),
-    ),
-    (
-        "node-not-ready",
-        include_str!("../../assets/scenarios/node-not-ready.yaml"),
-    ),
-    (
-        "node-memory-pressure",
-        include_str!("../../assets/scenarios/node-memory-pressure.yaml"),
-    ),
+/// `(name, text)` of each scenario file `assets/scenarios/<name>.yaml`, embedded.
+macro_rules! embedded {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../../assets/scenarios/", $name, ".yaml")))),*]
+    };
+}
+
+const BUILTIN: &[(&str, &str)] = embedded![
+    "hello",
+    "crash",
+    "oomkilled",
+    "init-error",
+    "image-pull",
+    "liveness-slow-start",
+    "readiness-failing",
+    "job-sidecar",
+    "rollout-stuck",
+    "statefulset-db",
+    "job-backoff",
+    "exec-format",
+    "run-as-non-root",
+    "poststart-hook",
+    "image-pull-auth",
+    "sidecar-oom",
+    "readiness-dependency",
+    "init-waits",
+    "job-deadline",
+    "readonly-fs",
+    "port-in-use",
+    "secret-key-missing",
+    "scheduling-gated",
+    "node-not-ready",
+    "node-memory-pressure",
 ];
 
 /// The kinds a scenario may hold besides Pods and Nodes: the workloads and the objects pods

@@ -5,13 +5,15 @@ use jiff::Timestamp;
 use crate::model::EventSummary;
 
 use super::Layout;
+use super::gosort::go_sort;
 use super::out::{Out, clean};
 
 /// `Events:\t<none>`, or the `Type Reason Age From Message` table, oldest first.
 ///
-/// Order: kubectl sorts by `lastTimestamp` ascending with Go's `sort.Sort`, which for up to 12
-/// events is an insertion sort (stable: equal times keep the API's list order); a stable sort
-/// reproduces it there (beyond 12, Go's pattern-defeating quicksort may reorder equal times).
+/// Order: kubectl sorts by the `lastTimestamp` field ascending (an event with only `eventTime`
+/// has the zero time and comes first) with Go's `sort.Sort`: up to 12 events an insertion sort
+/// (equal times keep the API's list order, by name), beyond that a pattern-defeating quicksort
+/// that moves equal times in its own way, reproduced by [`go_sort`] from the same input order.
 /// Age: [`EventSummary::age_text`] (`3m (x5 over 10m)` for a repeated event). From: the
 /// event's source component, else its reporting controller. Message: trimmed of surrounding
 /// whitespace and printed raw as kubectl does, so a multi-line message continues on lines of
@@ -24,7 +26,9 @@ pub(super) fn describe(o: &mut Out, events: &[EventSummary], now: Timestamp, lay
         return;
     }
     let mut sorted: Vec<&EventSummary> = events.iter().collect();
-    sorted.sort_by_key(|e| e.last_timestamp);
+    go_sort(&mut sorted, |a, b| {
+        a.last_timestamp_field < b.last_timestamp_field
+    });
     o.w(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
     o.w(1, "----\t------\t----\t----\t-------\n");
     for e in sorted {

@@ -6,6 +6,7 @@
 mod containers;
 mod env;
 mod events;
+mod gosort;
 mod meta;
 mod out;
 mod qos;
@@ -59,8 +60,9 @@ impl Default for Layout {
 /// Class, Node-Selectors, Tolerations, Topology Spread Constraints, Events.
 ///
 /// `events` are the pod's events in the order the API listed them (the caller selects them by
-/// `involvedObject`); they are sorted here as kubectl sorts them (by `lastTimestamp`, oldest
-/// first). Ages (`Terminating (lasts …)`, the Events Age column) are `HumanDuration` of
+/// `involvedObject`); they are sorted here as kubectl sorts them (by the `lastTimestamp` field,
+/// oldest first, with Go's unstable `sort.Sort`, so the input order matters for equal times).
+/// Ages (`Terminating (lasts …)`, the Events Age column) are `HumanDuration` of
 /// `now − t` (`docs/protocols.md` §6.1); kubectl uses the wall clock of the machine it runs on.
 /// Every string from the cluster is neutralised (`model::sanitize`).
 pub fn describe_pod(pod: &Pod, events: &[EventSummary], now: Timestamp) -> String {

@@ -10,7 +10,9 @@
 //!   `t + 1 s` (`PodReadyToStartContainers`, podIP), then containers start in kubelet order
 //!   ([`lifecycle`]): init containers one at a time, native sidecars in order (the next waits for
 //!   the sidecar's startupProbe), then all main containers.
-//! - A first start: `Pulled` (or `Pulling` + 1 s pull) then `Created`/`Started` 1 s later.
+//! - A first start: `Pulled` (or `Pulling` + 1 s pull) then `Created`/`Started` 1 s later, after
+//!   the config checks of [`env_gate`] (environment, runAsNonRoot); an instance's start, plan and
+//!   exit are [`instance`]'s, a postStart hook [`hooks`]', a wait for a Service [`waits`]'.
 //! - The kubelet notices an exit and syncs 1 s later ([`lifecycle::SYNC_LATENCY`]); restarts follow
 //!   the CrashLoopBackOff rules of `docs/protocols.md` §5 ([`backoff`]): the first restart happens
 //!   at that sync, later ones exactly at `T_exit + backoff`. The real kubelet's extra 0–15 s sync
