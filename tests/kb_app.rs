@@ -14,6 +14,12 @@ type Expect = (
 
 /// The lines of every row.
 const LINES: &[Expect] = &[
+    // A token exchange refused for its audience (botocore, AWS IRSA).
+    (
+        "botocore.errorfactory.InvalidIdentityTokenException: An error occurred (InvalidIdentityToken) when calling the AssumeRoleWithWebIdentity operation: Incorrect token audience",
+        "app-token-audience",
+        &[],
+    ),
     // The mesh proxy's ports.
     (
         r#"panic: failed to reach sidecar: Get "http://127.0.0.1:15021/healthz/ready": dial tcp 127.0.0.1:15021: connect: connection refused"#,

@@ -15,6 +15,13 @@ type Sample = (
 );
 
 const SAMPLES: &[Sample] = &[
+    // --- a probe command the image does not have ---------------------------------------------
+    (
+        On::Event("Unhealthy"),
+        "Readiness probe errored: rpc error: code = Unknown desc = failed to exec in container: failed to start exec \"8e0c\": OCI runtime exec failed: exec failed: unable to start container process: exec: \"sh\": executable file not found in $PATH: unknown",
+        "kubelet-probe-command-missing",
+        &[("probe", "Readiness"), ("cmd", "sh")],
+    ),
     // --- postStart -------------------------------------------------------------------------
     (
         On::Waiting("PostStartHookError"),
@@ -592,8 +599,8 @@ fn the_cases_texts_find_their_rows() {
     let waiting = &pod["status"]["containerStatuses"][0]["state"]["waiting"];
     assert_eq!(
         find(
-            On::Waiting(waiting["reason"].as_str().unwrap()),
-            waiting["message"].as_str().unwrap()
+            On::Waiting(waiting["reason"].as_str().expect("waiting.reason")),
+            waiting["message"].as_str().expect("waiting.message")
         ),
         Some("kubelet-poststart-hook-not-executable")
     );

@@ -123,14 +123,16 @@ pub fn findings(inp: &Inputs<'_>, index: usize, c: &ContainerSummary, out: &mut 
                 terminal_why(inp, c)
             ),
         ),
-        // It keeps crashing when it has restarted five times or more and the last end is recent:
+        // It keeps crashing when it has restarted five times or more and its instances live
+        // less than two hours:
         // running between two crashes is not recovered (the back-off reset needs 10 minutes
         // of running).
         Situation::Restarted(_)
             if c.restart_count >= 5
                 && t.exit_code != 0
-                && t.finished_at
-                    .is_some_and(|f| inp.now.duration_since(f).as_secs() < 600) =>
+                && t.started_at
+                    .zip(t.finished_at)
+                    .is_some_and(|(s, f)| f.duration_since(s).as_secs() < 7200) =>
         {
             (
                 Severity::Error,

@@ -37,8 +37,9 @@ pub struct Matched {
 
 /// Rules whose action only says "look at the logs" or "the message says why": a row's action
 /// replaces it.
-const VAGUE_ACTION: [&str; 9] = [
+const VAGUE_ACTION: [&str; 10] = [
     "init-running",
+    "go-panic",
     "app-exit",
     "admission-rejected",
     "stopped-by-kubelet",

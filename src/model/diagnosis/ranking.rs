@@ -33,8 +33,9 @@ const GENERIC: [&str; 8] = [
 
 /// Rules that read a reason or an exit code, and name a cause only with a log line or a
 /// message beside them.
-const REASON: [&str; 11] = [
+const REASON: [&str; 12] = [
     "init-running",
+    "go-panic",
     "app-exit",
     "stopped-by-kubelet",
     "admission-rejected",

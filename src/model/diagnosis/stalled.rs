@@ -70,8 +70,16 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
             c.restart_count
         ));
         if let Some(Ok(lines)) = inp.logs.current.get(&c.name).map(|t| &t.lines) {
-            let quoted = logline::decisive(lines)
-                .or_else(|| lines.iter().rposition(|l| !l.trim().is_empty()));
+            let decisive = logline::decisive(lines);
+            // Errors with a reason, printed while it runs: it is failing, not slow.
+            if decisive.is_some_and(|i| logline::score(&lines[i]) >= 2)
+                || lines
+                    .iter()
+                    .any(|l| super::kb::find(super::kb::On::Log, l).is_some())
+            {
+                f.severity = Severity::Error;
+            }
+            let quoted = decisive.or_else(|| lines.iter().rposition(|l| !l.trim().is_empty()));
             if let Some(i) = quoted {
                 let repeats = lines.iter().filter(|l| l.trim() == lines[i].trim()).count();
                 let times = if repeats > 1 {

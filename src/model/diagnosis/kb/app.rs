@@ -113,12 +113,22 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         id: "app-inotify-limit",
         on: APP,
-        pattern: r"(?:fsnotify|inotify)[^\n]*?(?:too many open files|no space left on device)|System limit for number of file watchers reached|inotify watch limit reached",
+        pattern: r"(?:fsnotify|inotify|watcher)[^\n]*?(?:too many open files|no space left on device)|System limit for number of file watchers reached|inotify watch limit reached",
         meaning: "{container} could not create an inotify instance or watch: the node's per-user inotify limits (fs.inotify.max_user_instances, fs.inotify.max_user_watches) are used up by the processes of the same UID on node {node} — inotify reports them as EMFILE or ENOSPC although no file descriptor limit or disk is exhausted",
         action: "raise fs.inotify.max_user_instances and fs.inotify.max_user_watches on node {node} (sysctl, or the node image's defaults), or run fewer file watchers on it",
         fix: Fix::Node,
         severity: Severity::Error,
         source: "inotify(7) /proc/sys/fs/inotify limits; inotify_init1(2) EMFILE, inotify_add_watch(2) ENOSPC; Node.js chokidar `ENOSPC: System limit for number of file watchers reached`; Go fsnotify NewWatcher errors",
+    },
+    Entry {
+        id: "app-token-audience",
+        on: APP,
+        pattern: r"(?:Incorrect token audience|invalid audience|audience (?:is )?(?:not valid|invalid|mismatch)|aud claim (?:is )?(?:invalid|not (?:valid|expected)))",
+        meaning: "the identity provider {container} exchanges its projected service account token with rejected the token's audience (its aud claim is not the one the provider expects): the token the kubelet mounts is minted for the audience the pod's serviceAccountToken projection names",
+        action: "set the serviceAccountToken projection's audience to the one the provider expects (for AWS IRSA sts.amazonaws.com; the identity webhook or the pod spec sets it), then recreate the pod",
+        fix: Fix::Spec,
+        severity: Severity::Error,
+        source: "Kubernetes docs, service account token volume projection (`audience`); AWS STS AssumeRoleWithWebIdentity InvalidIdentityToken (`Incorrect token audience`); OIDC aud claim validation",
     },
     Entry {
         id: "app-no-space",

@@ -387,6 +387,16 @@ pub const ENTRIES: &[Entry] = &[
     },
     // --- probes that could not run -------------------------------------------------------
     Entry {
+        id: "kubelet-probe-command-missing",
+        on: &[On::Event("Unhealthy")],
+        pattern: r#"(?P<probe>Liveness|Readiness|Startup) probe errored[^\n]*?exec: "(?P<cmd>[^"]+)": executable file not found"#,
+        meaning: "the {probe} probe of {container} runs \"{cmd}\", which is not in the container's image (a distroless or scratch image has no shell): the probe can never succeed, and the kubelet counts every attempt as a failure",
+        action: "use an httpGet, tcpSocket or grpc probe, or a command the image has (its own binary), instead of \"{cmd}\"",
+        fix: Fix::Spec,
+        severity: Severity::Warning,
+        source: "pkg/kubelet/prober/prober.go (`%s probe errored: %v`); runc `exec: \"%s\": executable file not found in $PATH` for a missing probe command",
+    },
+    Entry {
         id: "kubelet-probe-errored",
         on: &[On::Event("Unhealthy")],
         pattern: r"(?P<probe>Liveness|Readiness|Startup) probe errored(?: and resulted in unknown state)?: (?P<error>[^\n]+)",

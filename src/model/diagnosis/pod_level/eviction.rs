@@ -80,7 +80,10 @@ pub fn parse(msg: &str) -> Eviction {
             let (t, a) = rest.split_once(", available: ").unwrap_or((rest, ""));
             e.threshold = Some(t.trim().to_owned());
             e.available = (!a.is_empty()).then(|| a.trim().to_owned());
-        } else if let Some(c) = s.strip_prefix("The node had condition: ") {
+        } else if let Some(c) = s
+            .find("The node had condition: ")
+            .map(|i| &s[i + "The node had condition: ".len()..])
+        {
             e.condition = Some(c.trim_matches(['[', ']', ' ']).to_owned());
         } else if let Some(rest) = s.strip_prefix("Container ")
             && let Some((name, rest)) = rest.split_once(" was using ")
