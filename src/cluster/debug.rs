@@ -54,8 +54,12 @@ pub fn debug_container(
             ..Default::default()
         }),
         Profile::Baseline => None,
+        // runAsNonRoot alone makes the kubelet refuse an image whose user is root (busybox,
+        // most debug images: `container has runAsNonRoot and image will run as root`), so the
+        // restricted profile also runs as a numeric non-root user, nobody (65534).
         Profile::Restricted => Some(SecurityContext {
             run_as_non_root: Some(true),
+            run_as_user: Some(65534),
             allow_privilege_escalation: Some(false),
             capabilities: Some(Capabilities {
                 add: None,
