@@ -423,6 +423,7 @@ fn every_line_finds_its_row_and_groups() {
 fn every_app_row_has_a_line() {
     let missing: Vec<&str> = kb::app::ENTRIES
         .iter()
+        .chain(kb::app_network::ENTRIES)
         .map(|e| e.id)
         .filter(|id| !LINES.iter().any(|(_, want, _)| want == id))
         .collect();
@@ -432,7 +433,7 @@ fn every_app_row_has_a_line() {
 #[test]
 fn app_rows_are_prefixed_unique_and_read_logs() {
     let mut seen = std::collections::HashSet::new();
-    for e in kb::app::ENTRIES {
+    for e in kb::app::ENTRIES.iter().chain(kb::app_network::ENTRIES) {
         assert!(e.id.starts_with("app-"), "{}: id prefix", e.id);
         assert!(seen.insert(e.id), "{}: duplicate id", e.id);
         assert!(e.on.contains(&On::Log), "{}: reads log lines", e.id);
@@ -443,7 +444,7 @@ fn app_rows_are_prefixed_unique_and_read_logs() {
 #[test]
 fn placeholders_name_a_group_or_the_context() {
     const CONTEXT: &[&str] = &["container", "pod", "namespace", "node", "reason"];
-    for e in kb::app::ENTRIES {
+    for e in kb::app::ENTRIES.iter().chain(kb::app_network::ENTRIES) {
         for text in [e.meaning, e.action] {
             let mut rest = text;
             while let Some(open) = rest.find('{') {

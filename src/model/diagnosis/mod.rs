@@ -26,6 +26,7 @@ pub mod init;
 pub mod kb;
 pub mod kill;
 pub mod logline;
+pub mod matching;
 pub mod memory;
 pub mod memory_usage;
 pub mod messages;

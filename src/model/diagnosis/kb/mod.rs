@@ -13,6 +13,7 @@
 //! `{container}`, `{pod}`, `{namespace}`, `{node}`, `{reason}` filled by the caller.
 
 pub mod app;
+pub mod app_network;
 pub mod cni;
 pub mod kubelet;
 pub mod loader;
@@ -97,7 +98,7 @@ pub struct Entry {
 
 /// Every table, in the order they are searched: the most specific layer first (the loader's
 /// errno under the runtime's wrapping, the runtime's under the kubelet's).
-pub const TABLES: [&[Entry]; 8] = [
+pub const TABLES: [&[Entry]; 9] = [
     loader::ENTRIES,
     registry::ENTRIES,
     cni::ENTRIES,
@@ -106,6 +107,7 @@ pub const TABLES: [&[Entry]; 8] = [
     kubelet::ENTRIES,
     scheduler::ENTRIES,
     app::ENTRIES,
+    app_network::ENTRIES,
 ];
 
 /// One compiled row.
