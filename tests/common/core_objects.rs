@@ -1,5 +1,5 @@
 //! Helpers for the tests of the kubelet, scheduler and controllers using the core objects
-//! (`tests/sim_core_use*.rs`, `tests/sim_refs.rs`): objects from JSON, `kubectl apply` of one
+//! (`tests/sim_core_use*.rs`, `tests/sim/sim_refs.rs`): objects from JSON, `kubectl apply` of one
 //! pod manifest, kubectl's STATUS column, a pod's waiting message and events.
 
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! kubectl's JSON of the seed's `hello` pod and its events, for tests refereed by kubectl
-//! (`tests/sim_ephemeral.rs`, `tests/sim_pod_image_update.rs`).
+//! (`tests/sim/sim_ephemeral.rs`, `tests/sim/sim_pod_image_update.rs`).
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 """lightkube and kr8s against the cluster of $KUBECONFIG.
 
 Usage: others.py CHECK. Prints one JSON object of what the client saw; the Rust test
-(tests/py_others.rs) asserts on it.
+(tests/referee/py_others.rs) asserts on it.
 """
 
 import json

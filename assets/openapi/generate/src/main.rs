@@ -17,7 +17,7 @@
 //! schemars' `openapi3()` settings already write references the Kubernetes way
 //! (`#/components/schemas/<name>`, a `$ref` with siblings wrapped in `allOf`). This program adds
 //! `x-kubernetes-group-version-kind` to the top-level kinds, as kube-apiserver does, so that
-//! `kubectl explain` finds them. The simulator (`src/sim/api/openapi/`) adds the paths.
+//! `kubectl explain` finds them. The simulator (`crates/sim/src/api/openapi/`) adds the paths.
 
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::autoscaling::v1::Scale;
