@@ -280,7 +280,14 @@ fn host_triple() -> String {
 fn reached_crates() -> BTreeMap<String, BTreeSet<String>> {
     let host = host_triple();
     let out = std::process::Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline", "--filter-platform", &host])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--offline",
+            "--filter-platform",
+            &host,
+        ])
         .current_dir(ROOT)
         .output()
         .expect("cargo metadata runs");
