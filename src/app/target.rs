@@ -45,6 +45,9 @@ pub struct Target {
     pub events: Vec<EventSummary>,
     /// The events watch's last error, cleared by the next events update.
     pub events_error: Option<String>,
+    /// Bumped on every change of `events` (reset, applied, deleted, cleared), so the view can
+    /// keep its formatted rows while it is unchanged (`ui::events`).
+    pub events_revision: u64,
     /// Index of the selected container in `pod.containers` (kubelet order).
     pub selected: usize,
     /// A one-line notice, e.g. `pod recreated (new UID 1b2c…)`.
@@ -116,6 +119,7 @@ impl Target {
             connection: Connection::Connecting,
             events: Vec::new(),
             events_error: None,
+            events_revision: 0,
             selected: 0,
             notice: None,
             notice_at: None,

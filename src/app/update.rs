@@ -133,6 +133,7 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             if !matches!(state.target.connection, Connection::Deleted { .. }) {
                 state.target.pod = None;
                 state.target.events.clear();
+                state.target.events_revision += 1;
                 state.target.events_error = None;
                 state.target.selected = 0;
                 state.target.connection = Connection::NotFound;
@@ -179,6 +180,7 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
         Msg::EventsReset(mut events) => {
             sort_newest_first(&mut events);
             state.target.events = events;
+            state.target.events_revision += 1;
             state.target.events_error = None;
             state.dirty = true;
             logs::events_changed(state);
@@ -190,6 +192,7 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
                 None => state.target.events.push(event),
             }
             sort_newest_first(&mut state.target.events);
+            state.target.events_revision += 1;
             state.target.events_error = None;
             state.dirty = true;
             logs::events_changed(state);
@@ -198,6 +201,7 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
         Msg::EventDeleted(uid) => {
             let before = state.target.events.len();
             state.target.events.retain(|e| e.uid != uid);
+            state.target.events_revision += 1;
             state.dirty |= state.target.events.len() != before;
             logs::events_changed(state);
             Vec::new()

@@ -148,12 +148,13 @@ async fn event_loop(
     let mut sigterm = signal(SignalKind::terminate()).wrap_err("installing SIGTERM handler")?;
     let mut sighup = signal(SignalKind::hangup()).wrap_err("installing SIGHUP handler")?;
     let mut channel_open = true;
+    let mut view_cache = crate::ui::ViewCache::default();
     loop {
         if state.dirty {
             let mut size = (0, 0);
             terminal
                 .draw(|frame| {
-                    crate::ui::view(frame, state);
+                    crate::ui::view_cached(frame, state, &mut view_cache);
                     size = (frame.area().width, frame.area().height);
                 })
                 .wrap_err("drawing the screen")?;

@@ -41,8 +41,29 @@ use ratatui::widgets::{Block, Borders};
 use crate::app::State;
 use theme::Theme;
 
+/// What the view keeps between frames so an unchanged part is not formatted again: the events
+/// pane's rows. Owned by the loop (`tui::run`) and passed to [`view_cached`]; it holds only what
+/// can be rebuilt from `State`, so a fresh one draws the same frame.
+#[derive(Debug, Default)]
+pub struct ViewCache {
+    events: events::Cache,
+}
+
+impl ViewCache {
+    /// The events pane's part (how often it was formatted, and how many rows).
+    #[must_use]
+    pub fn events(&self) -> &events::Cache {
+        &self.events
+    }
+}
+
 /// Draws the whole screen for `state` into `frame`. Any size works (down to 0×0).
 pub fn view(frame: &mut Frame, state: &State) {
+    view_cached(frame, state, &mut ViewCache::default());
+}
+
+/// [`view`], reusing what `cache` kept from the last frame where it still holds.
+pub fn view_cached(frame: &mut Frame, state: &State, cache: &mut ViewCache) {
     let area = frame.area();
     // A YAML or describe view (`y`, `D`) is the whole screen.
     if let Some(text) = crate::app::views::open_view(state) {
@@ -95,7 +116,7 @@ pub fn view(frame: &mut Frame, state: &State) {
         conditions::render(frame, areas.conditions, state);
     }
     if areas.events.height > 0 {
-        events::render(frame, areas.events, state);
+        events::render_cached(frame, areas.events, state, &mut cache.events);
     }
     if logs_area.height > 0 {
         logs::render(frame, logs_area, state);

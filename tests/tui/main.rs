@@ -22,6 +22,7 @@ mod ui_connection;
 mod ui_container_spec;
 mod ui_diagnosis;
 mod ui_diagnosis_room;
+mod ui_events_cache;
 mod ui_events_focus;
 mod ui_help;
 mod ui_logs;
