@@ -57,6 +57,15 @@ pub async fn run(
     command: Option<Command>,
     attach: Option<AttachArgs>,
 ) -> color_eyre::Result<ExitCode> {
+    // The commands that show a diagnosis build the knowledge base's matcher on a thread of its
+    // own while they read the kubeconfig and reach the API server, so the first screen does
+    // not wait for it (`model::diagnosis::kb`; benches/first_screen.py).
+    if matches!(
+        (&command, &attach),
+        (Some(Command::Attach(_) | Command::Demo(_)), _) | (None, _)
+    ) {
+        std::thread::spawn(crate::model::diagnosis::kb::warm);
+    }
     match (command, attach) {
         (Some(Command::Attach(a)), _) | (None, Some(a)) => attach::attach(&a).await,
         (Some(Command::Sim(s)), _) => sim::run(s).await,

@@ -22,9 +22,9 @@ pub mod runtime;
 pub mod scheduler;
 pub mod volumes;
 
-use std::sync::LazyLock;
+mod search;
 
-use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+pub use search::{MAX_SCAN, find, invalid_rows, warm};
 
 use super::Severity;
 
@@ -110,57 +110,9 @@ pub const TABLES: [&[Entry]; 9] = [
     app_network::ENTRIES,
 ];
 
-/// One compiled row.
-struct Compiled {
-    entry: &'static Entry,
-    re: Regex,
-}
-
-/// Every row, compiled once. A row whose pattern does not compile is left out (the test
-/// `kb_rows_compile` fails on it).
-static COMPILED: LazyLock<Vec<Compiled>> = LazyLock::new(|| {
-    TABLES
-        .iter()
-        .flat_map(|t| t.iter())
-        .filter_map(|entry| {
-            let re = RegexBuilder::new(entry.pattern)
-                .case_insensitive(true)
-                .size_limit(1 << 20)
-                .build()
-                .ok()?;
-            Some(Compiled { entry, re })
-        })
-        .collect()
-});
-
-/// Every compiled row's pattern in one set, so a text is scanned once for all rows; `None` if
-/// the set cannot be built (then rows are tried one by one).
-static SET: LazyLock<Option<RegexSet>> = LazyLock::new(|| {
-    RegexSetBuilder::new(COMPILED.iter().map(|c| c.entry.pattern))
-        .case_insensitive(true)
-        .size_limit(64 << 20)
-        .dfa_size_limit(64 << 20)
-        .build()
-        .ok()
-});
-
 /// Every row of every table, in search order.
 pub fn entries() -> impl Iterator<Item = &'static Entry> {
     TABLES.iter().flat_map(|t| t.iter())
-}
-
-/// Rows whose pattern does not compile, as `id: error` (empty when all compile).
-#[must_use]
-pub fn invalid_rows() -> Vec<String> {
-    entries()
-        .filter_map(|e| {
-            RegexBuilder::new(e.pattern)
-                .case_insensitive(true)
-                .build()
-                .err()
-                .map(|err| format!("{}: {err}", e.id))
-        })
-        .collect()
 }
 
 /// What matched: the row and the values of its named groups.
@@ -181,79 +133,6 @@ impl PartialEq for Entry {
 }
 
 impl Eq for Entry {}
-
-/// The longest text [`find`] reads, in bytes: a longer message is searched in its first 16 KiB
-/// (every known message puts its cause well before that), so a 1 MB message costs no more.
-pub const MAX_SCAN: usize = 16 * 1024;
-
-/// Whether `on` (a row's) accepts a fact of kind `fact`.
-fn accepts(on: On<'_>, fact: On<'_>) -> bool {
-    match (on, fact) {
-        (On::Event(a), On::Event(b))
-        | (On::Waiting(a), On::Waiting(b))
-        | (On::Terminated(a), On::Terminated(b))
-        | (On::Status(a), On::Status(b)) => a.is_empty() || a == b,
-        (On::Log, On::Log) => true,
-        _ => false,
-    }
-}
-
-/// The first row that reads facts like `fact` and whose pattern matches `text`.
-#[must_use]
-pub fn find(fact: On<'_>, text: &str) -> Option<Hit> {
-    let mut end = text.len().min(MAX_SCAN);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let text = &text[..end];
-    let hit = |c: &Compiled| -> Option<Hit> {
-        if !c.entry.on.iter().any(|on| accepts(*on, fact)) {
-            return None;
-        }
-        let caps = c.re.captures(text)?;
-        let groups =
-            c.re.capture_names()
-                .flatten()
-                .filter_map(|n| {
-                    caps.name(n)
-                        .map(|m| (n_static(c.entry, n), m.as_str().to_owned()))
-                })
-                .collect();
-        let matched = caps.get(0).map_or("", |m| m.as_str()).to_owned();
-        Some(Hit {
-            entry: c.entry,
-            groups,
-            matched,
-        })
-    };
-    match SET.as_ref() {
-        // One pass over the text for every row; then captures of the first row in table order
-        // that matched and reads this kind of fact.
-        Some(set) => set
-            .matches(text)
-            .iter()
-            .find_map(|i| COMPILED.get(i).and_then(hit)),
-        None => COMPILED.iter().find_map(hit),
-    }
-}
-
-/// The group name as a `&'static str` borrowed from the row's pattern (names are substrings of
-/// it), so a [`Hit`] does not allocate names.
-fn n_static(entry: &'static Entry, name: &str) -> &'static str {
-    let key = format!("?P<{name}>");
-    let alt = format!("?<{name}>");
-    entry
-        .pattern
-        .find(&key)
-        .map(|i| &entry.pattern[i + 3..i + 3 + name.len()])
-        .or_else(|| {
-            entry
-                .pattern
-                .find(&alt)
-                .map(|i| &entry.pattern[i + 2..i + 2 + name.len()])
-        })
-        .unwrap_or("group")
-}
 
 /// Fills `{name}` placeholders of `template` from `groups`, then from `context`; an unknown
 /// placeholder is left as it is written.

@@ -1,0 +1,188 @@
+//! Searching the tables: one pass of a [`RegexSet`] of every row over a text, then the
+//! captures of the first row (in table order) that matched and reads that kind of fact.
+//!
+//! Patterns are compiled **ASCII-only** (`docs/diagnosis-kb.md` "Matching"): case-insensitive
+//! for ASCII letters, `\w`, `\d`, `\s` and `\b` in their ASCII sense, over the text's bytes. The
+//! messages the rows read (kubelet, runtime, CNI, CSI, registries, the loader, application
+//! errors) are English ASCII; what a Unicode compile adds is the case folding and classes of all
+//! of Unicode, which made building the set ~100 ms and tens of MiB of every process that
+//! diagnoses, for no row that needs them. The newline marker `␊` (a message's line break as
+//! `sanitize` shows it) is a line end in patterns and texts alike, so `[^\s␊]` and `.` stop there.
+//!
+//! The set is built on first use ([`warm`] builds it ahead, on a thread of the caller's); each
+//! row's own regex (for its captures) only when that row first matches.
+
+use std::borrow::Cow;
+use std::sync::{LazyLock, OnceLock};
+
+use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+
+use super::{Entry, Hit, On, entries};
+
+/// The longest text [`find`] reads, in bytes: a longer message is searched in its first 16 KiB
+/// (every known message puts its cause well before that), so a 1 MB message costs no more.
+pub const MAX_SCAN: usize = 16 * 1024;
+
+/// The line-break marker of sanitized text.
+const MARK: char = '␊';
+
+/// One row and its own regex, compiled when the row first matches.
+struct Row {
+    entry: &'static Entry,
+    re: OnceLock<Option<Regex>>,
+}
+
+/// Every row, in search order (the set's pattern `i` is row `i`).
+static ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| {
+    entries()
+        .map(|entry| Row {
+            entry,
+            re: OnceLock::new(),
+        })
+        .collect()
+});
+
+/// Every row's pattern in one set, so a text is scanned once for all rows; `None` if a pattern
+/// does not compile (then rows are tried one by one, and the test `kb_rows_compile` fails).
+static SET: LazyLock<Option<RegexSet>> = LazyLock::new(|| {
+    RegexSetBuilder::new(ROWS.iter().map(|r| ascii_pattern(r.entry.pattern)))
+        .case_insensitive(true)
+        .unicode(false)
+        .size_limit(16 << 20)
+        .build()
+        .ok()
+});
+
+/// `pattern` with the line-break marker written as the line break it stands for.
+fn ascii_pattern(pattern: &str) -> Cow<'_, str> {
+    if pattern.contains(MARK) {
+        Cow::Owned(pattern.replace(MARK, r"\n"))
+    } else {
+        Cow::Borrowed(pattern)
+    }
+}
+
+/// The row regex of `pattern`, as the set compiles it.
+fn build(pattern: &str) -> Result<Regex, regex::Error> {
+    RegexBuilder::new(&ascii_pattern(pattern))
+        .case_insensitive(true)
+        .unicode(false)
+        .size_limit(1 << 20)
+        .build()
+}
+
+impl Row {
+    fn regex(&self) -> Option<&Regex> {
+        self.re.get_or_init(|| build(self.entry.pattern).ok()).as_ref()
+    }
+}
+
+/// Builds the set now, so the first [`find`] does not wait for it: called on a thread of its
+/// own at start-up by the commands that diagnose, while they connect.
+pub fn warm() {
+    LazyLock::force(&SET);
+}
+
+/// Rows whose pattern does not compile, as `id: error` (empty when all compile).
+#[must_use]
+pub fn invalid_rows() -> Vec<String> {
+    entries()
+        .filter_map(|e| build(e.pattern).err().map(|err| format!("{}: {err}", e.id)))
+        .collect()
+}
+
+/// Whether `on` (a row's) accepts a fact of kind `fact`.
+fn accepts(on: On<'_>, fact: On<'_>) -> bool {
+    match (on, fact) {
+        (On::Event(a), On::Event(b))
+        | (On::Waiting(a), On::Waiting(b))
+        | (On::Terminated(a), On::Terminated(b))
+        | (On::Status(a), On::Status(b)) => a.is_empty() || a == b,
+        (On::Log, On::Log) => true,
+        _ => false,
+    }
+}
+
+/// The first row, in table order, that reads facts of kind `fact` and whose pattern matches
+/// `text` (its first [`MAX_SCAN`] bytes), with its named groups and the matched span — quoted
+/// as the text has them (line breaks as `␊`).
+#[must_use]
+pub fn find(fact: On<'_>, text: &str) -> Option<Hit> {
+    let mut end = text.len().min(MAX_SCAN);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let text = &text[..end];
+    let marked = text.contains(MARK);
+    let unmarked;
+    let hay: &str = if marked {
+        unmarked = text.replace(MARK, "\n");
+        &unmarked
+    } else {
+        text
+    };
+    let span = |start, end| span(hay, start, end, marked);
+    let hit = |row: &Row| -> Option<Hit> {
+        if !row.entry.on.iter().any(|on| accepts(*on, fact)) {
+            return None;
+        }
+        let re = row.regex()?;
+        let caps = re.captures(hay.as_bytes())?;
+        let groups = re
+            .capture_names()
+            .flatten()
+            .filter_map(|n| {
+                caps.name(n)
+                    .map(|m| (n_static(row.entry, n), span(m.start(), m.end())))
+            })
+            .collect();
+        let matched = caps.get(0).map_or_else(String::new, |m| span(m.start(), m.end()));
+        Some(Hit {
+            entry: row.entry,
+            groups,
+            matched,
+        })
+    };
+    match SET.as_ref() {
+        Some(set) => set
+            .matches(hay.as_bytes())
+            .iter()
+            .find_map(|i| ROWS.get(i).and_then(hit)),
+        None => ROWS.iter().find_map(hit),
+    }
+}
+
+/// `hay[start..end]` widened to whole characters (a byte match may start or end inside one),
+/// line breaks marked again when the text had them marked.
+fn span(hay: &str, mut start: usize, mut end: usize, marked: bool) -> String {
+    while !hay.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !hay.is_char_boundary(end) {
+        end += 1;
+    }
+    let s = &hay[start..end];
+    if marked {
+        s.replace('\n', "␊")
+    } else {
+        s.to_owned()
+    }
+}
+
+/// The group name as a `&'static str` borrowed from the row's pattern (names are substrings of
+/// it), so a [`Hit`] does not allocate names.
+fn n_static(entry: &'static Entry, name: &str) -> &'static str {
+    let key = format!("?P<{name}>");
+    let alt = format!("?<{name}>");
+    entry
+        .pattern
+        .find(&key)
+        .map(|i| &entry.pattern[i + 3..i + 3 + name.len()])
+        .or_else(|| {
+            entry
+                .pattern
+                .find(&alt)
+                .map(|i| &entry.pattern[i + 2..i + 2 + name.len()])
+        })
+        .unwrap_or("group")
+}
