@@ -73,7 +73,9 @@ fn build(pattern: &str) -> Result<Regex, regex::Error> {
 
 impl Row {
     fn regex(&self) -> Option<&Regex> {
-        self.re.get_or_init(|| build(self.entry.pattern).ok()).as_ref()
+        self.re
+            .get_or_init(|| build(self.entry.pattern).ok())
+            .as_ref()
     }
 }
 
@@ -136,7 +138,9 @@ pub fn find(fact: On<'_>, text: &str) -> Option<Hit> {
                     .map(|m| (n_static(row.entry, n), span(m.start(), m.end())))
             })
             .collect();
-        let matched = caps.get(0).map_or_else(String::new, |m| span(m.start(), m.end()));
+        let matched = caps
+            .get(0)
+            .map_or_else(String::new, |m| span(m.start(), m.end()));
         Some(Hit {
             entry: row.entry,
             groups,
