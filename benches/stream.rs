@@ -1,5 +1,7 @@
 //! Benchmarks (harness = false): port-forward throughput through podscope's `Forwarder` and the
-//! simulator vs a direct loopback TCP echo, and the exec round trip (one byte in, its echo out).
+//! simulator vs a direct loopback TCP echo — and through kubectl over SPDY and over WebSocket
+//! against the same simulator, when kubectl is installed —, and the exec round trip (one byte
+//! in, its echo out).
 //!
 //! Run: `cargo bench --bench stream` (env `BENCH_MIB`, default 32; `BENCH_ROUNDS`, default 200).
 
@@ -68,6 +70,40 @@ async fn direct_echo() -> SocketAddr {
     addr
 }
 
+/// `kubectl port-forward pod/echo :7000` against the simulator with
+/// `KUBECTL_PORT_FORWARD_WEBSOCKETS=websockets`; the child and the local address it printed.
+async fn kubectl_forward(
+    kubeconfig: &Path,
+    websockets: &str,
+) -> Option<(tokio::process::Child, SocketAddr)> {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new("kubectl")
+        .args(["--kubeconfig"])
+        .arg(kubeconfig)
+        .args([
+            "port-forward",
+            "pod/echo",
+            ":7000",
+            "--address",
+            "127.0.0.1",
+        ])
+        .env("KUBECTL_PORT_FORWARD_WEBSOCKETS", websockets)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .ok()?;
+    let mut lines = tokio::io::BufReader::new(child.stdout.take()?).lines();
+    let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+        .await
+        .ok()?
+        .ok()??;
+    // `Forwarding from 127.0.0.1:41234 -> 7000`
+    let addr = line.split_whitespace().nth(2)?.parse().ok()?;
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    Some((child, addr))
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let mib = env_num("BENCH_MIB", 32);
@@ -101,6 +137,24 @@ async fn main() {
         100.0 * forwarded / direct
     );
     fwd.stop().await;
+    // The same echo through `kubectl port-forward` against the same simulator, over each of the
+    // two transports the simulator serves: SPDY (`KUBECTL_PORT_FORWARD_WEBSOCKETS=false`, the
+    // only one before kubectl 1.31) and WebSocket (the default since 1.31).
+    for (transport, websockets) in [("SPDY", "false"), ("WebSocket", "true")] {
+        match kubectl_forward(sim.kubeconfig_path(), websockets).await {
+            Some((mut child, addr)) => {
+                let through = echo_throughput(addr, total).await;
+                println!(
+                    "  kubectl port-forward ({transport:9}) {through:10.1} MiB/s  ({:.1}% of direct)",
+                    100.0 * through / direct
+                );
+                let _ = child.kill().await;
+            }
+            None => {
+                println!("  kubectl port-forward ({transport}): kubectl not available, skipped")
+            }
+        }
+    }
 
     // Many small requests, keep-alive off: one TCP connection (so one port-forward stream) per
     // request, through the seed's nginx sidecar to hello.

@@ -1,7 +1,7 @@
 //! One forwarded connection: the pod is fetched by name, the remote port resolved against its
-//! `containerPorts` (main containers, then native sidecars), one kube-rs
-//! `Api::portforward(pod, &[port])` WebSocket opened (`docs/protocols.md` §4.3), and the bytes
-//! copied both ways with `copy_bidirectional_with_sizes` (64 KiB buffers), counted and published
+//! `containerPorts` (main containers, then native sidecars), one `pods/portforward` WebSocket
+//! opened ([`super::portforward_ws`], `docs/protocols.md` §4.3), and the bytes copied both ways
+//! with `copy_bidirectional_with_sizes` (64 KiB buffers, the WebSocket frame size), counted and published
 //! every 250 ms through [`Shared::update`]. It reads the wall clock (it is IO) to date the
 //! moment the pod first answers.
 
@@ -19,9 +19,10 @@ use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 
 use super::forward::Shared;
+use super::portforward_ws::PortForwardError;
 use crate::model::forward::RemotePort;
 
-/// How long a finished copy waits for kube-rs' WebSocket task to say how it ended. It answers at
+/// How long a finished copy waits for the WebSocket task to say how it ended. It answers at
 /// once after a clean close or a cut; the bound is for a starved machine (2 s was not enough for
 /// a test under a load average of 10), and a connection that ended cleanly never waits.
 const JOIN_WAIT: Duration = Duration::from_secs(10);
@@ -31,7 +32,8 @@ const NO_EOF: u8 = 0;
 const LOCAL_EOF: u8 = 1;
 const POD_EOF: u8 = 2;
 
-/// Copy buffer per direction: 64 KiB, so a forwarded stream moves in large WebSocket frames.
+/// Copy buffer per direction: 64 KiB, the largest WebSocket frame sent
+/// ([`super::portforward_ws::FRAME_BYTES`]): one read of the local socket fills at most one frame.
 const COPY_BUFFER_BYTES: usize = 64 * 1024;
 
 /// Resolves the remote port against the pod, kubectl's messages on failure: `unable to forward
@@ -90,9 +92,7 @@ pub(super) async fn forward_one(
     })?;
     let port = resolve(&pod, &name, remote)?;
     shared.update(i, |s| s.remote_port = Some(port));
-    let mut pf = shared
-        .api
-        .portforward(&name, &[port])
+    let pf = super::portforward_ws::open(&shared.api, &name, port)
         .await
         .map_err(|e| match e {
             kube::Error::Api(s) if s.code == 403 => {
@@ -105,21 +105,18 @@ pub(super) async fn forward_one(
     // exchange on purpose; the pod side first, followed by a transport error, is a loss.
     let first_eof = Arc::new(AtomicU8::new(NO_EOF));
     let mut upstream = Counted {
-        inner: pf
-            .take_stream(port)
-            .ok_or_else(|| "port-forward stream unavailable".to_string())?,
+        inner: pf.stream,
         read: Arc::new(AtomicU64::new(0)),
         written: Arc::new(AtomicU64::new(0)),
         first_write: None,
         eof: (first_eof.clone(), POD_EOF),
     };
-    let mut error = pf
-        .take_error(port)
-        .ok_or_else(|| "port-forward error channel unavailable".to_string())?
-        .fuse();
+    let mut error = pf.error.map(Result::ok).fuse();
     // The WebSocket's task: it fails when the connection is cut (no close frame), while the
     // copy would only see the upstream end as an ordinary EOF.
-    let join = pf.join();
+    let join = pf
+        .task
+        .map(|r| r.unwrap_or_else(|e| Err(PortForwardError::Pipe(std::io::Error::other(e)))));
     tokio::pin!(join);
     let mut joined = false;
     let in_bytes = Arc::new(AtomicU64::new(0));

@@ -18,6 +18,7 @@ pub mod node_watch;
 pub mod on_demand;
 pub mod one_shot;
 pub mod pod_list_watch;
+pub mod portforward_ws;
 pub mod session;
 pub mod shell;
 pub mod target_tx;
