@@ -1,5 +1,5 @@
-//! Searching the tables: one pass of a [`RegexSet`] of every row over a text, then the
-//! captures of the first row (in table order) that matched and reads that kind of fact.
+//! Searching the tables: for each table in order, one pass of a [`RegexSet`] of its rows over a
+//! text, then the captures of the first row that matched and reads that kind of fact.
 //!
 //! Patterns are compiled **ASCII-only** (`docs/diagnosis-kb.md` "Matching"): case-insensitive
 //! for ASCII letters, `\w`, `\d`, `\s` and `\b` in their ASCII sense, over the text's bytes. The
@@ -9,7 +9,7 @@
 //! diagnoses, for no row that needs them. The newline marker `␊` (a message's line break as
 //! `sanitize` shows it) is a line end in patterns and texts alike, so `[^\s␊]` and `.` stop there.
 //!
-//! The set is built on first use ([`warm`] builds it ahead, on a thread of the caller's); each
+//! The sets are built on first use ([`warm`] builds them ahead, on a thread of the caller's); each
 //! row's own regex (for its captures) only when that row first matches.
 
 use std::borrow::Cow;
@@ -17,7 +17,7 @@ use std::sync::{LazyLock, OnceLock};
 
 use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
-use super::{Entry, Hit, On, entries};
+use super::{Entry, Hit, On, TABLES, entries};
 
 /// The longest text [`find`] reads, in bytes: a longer message is searched in its first 16 KiB
 /// (every known message puts its cause well before that), so a 1 MB message costs no more.
@@ -32,25 +32,33 @@ struct Row {
     re: OnceLock<Option<Regex>>,
 }
 
-/// Every row, in search order (the set's pattern `i` is row `i`).
-static ROWS: LazyLock<Vec<Row>> = LazyLock::new(|| {
-    entries()
-        .map(|entry| Row {
-            entry,
-            re: OnceLock::new(),
+/// Every table's rows, in search order, each table with its set (the set's pattern `i` is the
+/// table's row `i`). One set per table rather than one for all: building a set needs several
+/// times its final size while it parses and compiles, and that peak stays resident in the
+/// allocator of the thread that built it; nine small peaks one after another stay small
+/// (`docs/architecture.md` "Memory").
+static TABLE_SETS: LazyLock<Vec<(Vec<Row>, Option<RegexSet>)>> = LazyLock::new(|| {
+    TABLES
+        .iter()
+        .map(|table| {
+            let rows: Vec<Row> = table
+                .iter()
+                .map(|entry| Row {
+                    entry,
+                    re: OnceLock::new(),
+                })
+                .collect();
+            // `None` if a pattern does not compile: then the table's rows are tried one by one
+            // (and the test `kb_rows_compile` fails).
+            let set = RegexSetBuilder::new(rows.iter().map(|r| ascii_pattern(r.entry.pattern)))
+                .case_insensitive(true)
+                .unicode(false)
+                .size_limit(4 << 20)
+                .build()
+                .ok();
+            (rows, set)
         })
         .collect()
-});
-
-/// Every row's pattern in one set, so a text is scanned once for all rows; `None` if a pattern
-/// does not compile (then rows are tried one by one, and the test `kb_rows_compile` fails).
-static SET: LazyLock<Option<RegexSet>> = LazyLock::new(|| {
-    RegexSetBuilder::new(ROWS.iter().map(|r| ascii_pattern(r.entry.pattern)))
-        .case_insensitive(true)
-        .unicode(false)
-        .size_limit(16 << 20)
-        .build()
-        .ok()
 });
 
 /// `pattern` with the line-break marker written as the line break it stands for.
@@ -82,7 +90,7 @@ impl Row {
 /// Builds the set now, so the first [`find`] does not wait for it: called on a thread of its
 /// own at start-up by the commands that diagnose, while they connect.
 pub fn warm() {
-    LazyLock::force(&SET);
+    LazyLock::force(&TABLE_SETS);
 }
 
 /// Rows whose pattern does not compile, as `id: error` (empty when all compile).
@@ -147,13 +155,13 @@ pub fn find(fact: On<'_>, text: &str) -> Option<Hit> {
             matched,
         })
     };
-    match SET.as_ref() {
+    TABLE_SETS.iter().find_map(|(rows, set)| match set {
         Some(set) => set
             .matches(hay.as_bytes())
             .iter()
-            .find_map(|i| ROWS.get(i).and_then(hit)),
-        None => ROWS.iter().find_map(hit),
-    }
+            .find_map(|i| rows.get(i).and_then(hit)),
+        None => rows.iter().find_map(hit),
+    })
 }
 
 /// `hay[start..end]` widened to whole characters (a byte match may start or end inside one),
