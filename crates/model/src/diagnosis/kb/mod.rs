@@ -31,7 +31,7 @@ use super::Severity;
 /// Where the text an [`Entry`] reads comes from. The `&str` is a reason to match exactly
 /// (`"FailedMount"`), or `""` in a row for any reason. Rows hold `On<'static>`; a fact looked
 /// up with [`find`] borrows its reason.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum On<'a> {
     /// An event's message, by event `reason`.
     Event(&'a str),

@@ -13,7 +13,9 @@
 //! row's own regex (for its captures) only when that row first matches.
 
 use std::borrow::Cow;
-use std::sync::{LazyLock, OnceLock};
+use std::collections::HashMap;
+use std::hash::{Hash as _, Hasher as _};
+use std::sync::{LazyLock, Mutex, OnceLock};
 
 use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
@@ -32,34 +34,57 @@ struct Row {
     re: OnceLock<Option<Regex>>,
 }
 
-/// Every table's rows, in search order, each table with its set (the set's pattern `i` is the
-/// table's row `i`). One set per table rather than one for all: building a set needs several
-/// times its final size while it parses and compiles, and that peak stays resident in the
-/// allocator of the thread that built it; nine small peaks one after another stay small
-/// (`docs/architecture.md` "Memory").
-static TABLE_SETS: LazyLock<Vec<(Vec<Row>, Option<RegexSet>)>> = LazyLock::new(|| {
+/// One table's rows and, built when a fact of a kind the table reads is first looked up, its
+/// set (the set's pattern `i` is the table's row `i`).
+struct Table {
+    rows: Vec<Row>,
+    set: OnceLock<Option<RegexSet>>,
+}
+
+/// Every table, in search order. One set per table rather than one for all, each built only
+/// when needed: building a set needs several times its final size while it parses and
+/// compiles, that peak stays resident in the allocator of the thread that built it, and a pod
+/// whose facts no row of a table reads never pays for that table (`docs/architecture.md`
+/// "Memory").
+static TABLE_SETS: LazyLock<Vec<Table>> = LazyLock::new(|| {
     TABLES
         .iter()
-        .map(|table| {
-            let rows: Vec<Row> = table
+        .map(|table| Table {
+            rows: table
                 .iter()
                 .map(|entry| Row {
                     entry,
                     re: OnceLock::new(),
                 })
-                .collect();
-            // `None` if a pattern does not compile: then the table's rows are tried one by one
-            // (and the test `kb_rows_compile` fails).
-            let set = RegexSetBuilder::new(rows.iter().map(|r| ascii_pattern(r.entry.pattern)))
-                .case_insensitive(true)
-                .unicode(false)
-                .size_limit(4 << 20)
-                .build()
-                .ok();
-            (rows, set)
+                .collect(),
+            set: OnceLock::new(),
         })
         .collect()
 });
+
+impl Table {
+    /// Whether any row reads facts of kind `fact`.
+    fn reads(&self, fact: On<'_>) -> bool {
+        self.rows
+            .iter()
+            .any(|r| r.entry.on.iter().any(|on| accepts(*on, fact)))
+    }
+
+    /// The set, built on first use; `None` if a pattern does not compile (then the rows are
+    /// tried one by one, and the test `kb_rows_compile` fails).
+    fn set(&self) -> Option<&RegexSet> {
+        self.set
+            .get_or_init(|| {
+                RegexSetBuilder::new(self.rows.iter().map(|r| ascii_pattern(r.entry.pattern)))
+                    .case_insensitive(true)
+                    .unicode(false)
+                    .size_limit(4 << 20)
+                    .build()
+                    .ok()
+            })
+            .as_ref()
+    }
+}
 
 /// `pattern` with the line-break marker written as the line break it stands for.
 fn ascii_pattern(pattern: &str) -> Cow<'_, str> {
@@ -90,7 +115,9 @@ impl Row {
 /// Builds the set now, so the first [`find`] does not wait for it: called on a thread of its
 /// own at start-up by the commands that diagnose, while they connect.
 pub fn warm() {
-    LazyLock::force(&TABLE_SETS);
+    for table in TABLE_SETS.iter() {
+        table.set();
+    }
 }
 
 /// Rows whose pattern does not compile, as `id: error` (empty when all compile).
@@ -116,8 +143,45 @@ fn accepts(on: On<'_>, fact: On<'_>) -> bool {
 /// The first row, in table order, that reads facts of kind `fact` and whose pattern matches
 /// `text` (its first [`MAX_SCAN`] bytes), with its named groups and the matched span — quoted
 /// as the text has them (line breaks as `␊`).
+///
+/// Remembered: the diagnosis runs on every pod, event and clock update with mostly the same
+/// texts, so each `(fact, text)` is searched once and its answer kept (at most [`MEMO_CAP`]
+/// answers, forgotten all at once when full; keyed by a 64-bit hash of the fact and the text).
 #[must_use]
 pub fn find(fact: On<'_>, text: &str) -> Option<Hit> {
+    let key = {
+        let mut h = std::hash::DefaultHasher::new();
+        fact.hash(&mut h);
+        text.len().min(MAX_SCAN).hash(&mut h);
+        text.as_bytes()[..text.len().min(MAX_SCAN)].hash(&mut h);
+        h.finish()
+    };
+    if let Some(hit) = memo().get(&key) {
+        return hit.clone();
+    }
+    let hit = search(fact, text);
+    let mut m = memo();
+    if m.len() >= MEMO_CAP {
+        m.clear();
+    }
+    m.insert(key, hit.clone());
+    hit
+}
+
+/// The memo, locked (a panic while it was held left nothing half-written: take it as it is).
+fn memo() -> std::sync::MutexGuard<'static, HashMap<u64, Option<Hit>>> {
+    MEMO.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// How many answers [`find`] keeps.
+pub const MEMO_CAP: usize = 4096;
+
+/// [`find`]'s remembered answers.
+static MEMO: LazyLock<Mutex<HashMap<u64, Option<Hit>>>> = LazyLock::new(Mutex::default);
+
+/// [`find`] without the memo.
+fn search(fact: On<'_>, text: &str) -> Option<Hit> {
     let mut end = text.len().min(MAX_SCAN);
     while !text.is_char_boundary(end) {
         end -= 1;
@@ -155,13 +219,16 @@ pub fn find(fact: On<'_>, text: &str) -> Option<Hit> {
             matched,
         })
     };
-    TABLE_SETS.iter().find_map(|(rows, set)| match set {
-        Some(set) => set
-            .matches(hay.as_bytes())
-            .iter()
-            .find_map(|i| rows.get(i).and_then(hit)),
-        None => rows.iter().find_map(hit),
-    })
+    TABLE_SETS
+        .iter()
+        .filter(|table| table.reads(fact))
+        .find_map(|table| match table.set() {
+            Some(set) => set
+                .matches(hay.as_bytes())
+                .iter()
+                .find_map(|i| table.rows.get(i).and_then(hit)),
+            None => table.rows.iter().find_map(hit),
+        })
 }
 
 /// `hay[start..end]` widened to whole characters (a byte match may start or end inside one),
