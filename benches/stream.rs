@@ -120,7 +120,12 @@ async fn main() {
     sim.store().create_pod(echo).expect("echo pod");
     let client = sim_client(&sim).await.expect("client");
 
-    let direct = echo_throughput(direct_echo().await, total).await;
+    // Every path is started first, then measured in interleaved rounds (direct, Forwarder,
+    // kubectl SPDY, kubectl WebSocket, again …) and each figure is the median of its rounds: a
+    // single loopback run varies by 2× on a shared 2-core machine, and interleaving exposes
+    // every path to the same noise.
+    let repeat = env_num("BENCH_REPEAT", 7);
+    let direct_addr = direct_echo().await;
     let fwd = Forwarder::start(
         client.clone(),
         "default",
@@ -129,32 +134,52 @@ async fn main() {
     )
     .await
     .expect("forwarder");
-    let forwarded = echo_throughput(fwd.local_addrs()[0], total).await;
-    println!("port-forward echo, {mib} MiB each way:");
-    println!("  direct loopback TCP echo     {direct:10.1} MiB/s");
-    println!(
-        "  podscope Forwarder + sim     {forwarded:10.1} MiB/s  ({:.1}% of direct)",
-        100.0 * forwarded / direct
-    );
-    fwd.stop().await;
     // The same echo through `kubectl port-forward` against the same simulator, over each of the
     // two transports the simulator serves: SPDY (`KUBECTL_PORT_FORWARD_WEBSOCKETS=false`, the
     // only one before kubectl 1.31) and WebSocket (the default since 1.31).
+    let mut paths: Vec<(String, SocketAddr)> = vec![
+        ("direct loopback TCP echo".to_owned(), direct_addr),
+        ("podscope Forwarder + sim".to_owned(), fwd.local_addrs()[0]),
+    ];
+    let mut children = Vec::new();
     for (transport, websockets) in [("SPDY", "false"), ("WebSocket", "true")] {
         match kubectl_forward(sim.kubeconfig_path(), websockets).await {
-            Some((mut child, addr)) => {
-                let through = echo_throughput(addr, total).await;
-                println!(
-                    "  kubectl port-forward ({transport:9}) {through:10.1} MiB/s  ({:.1}% of direct)",
-                    100.0 * through / direct
-                );
-                let _ = child.kill().await;
+            Some((child, addr)) => {
+                paths.push((format!("kubectl port-forward ({transport})"), addr));
+                children.push(child);
             }
             None => {
                 println!("  kubectl port-forward ({transport}): kubectl not available, skipped")
             }
         }
     }
+    let mut rounds_of: Vec<Vec<f64>> = vec![Vec::new(); paths.len()];
+    for _ in 0..repeat {
+        for (i, (_, addr)) in paths.iter().enumerate() {
+            rounds_of[i].push(echo_throughput(*addr, total).await);
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let direct = median(&mut rounds_of[0].clone());
+    println!("port-forward echo, {mib} MiB each way, median of {repeat} interleaved rounds:");
+    for ((label, _), rounds) in paths.iter().zip(rounds_of.iter_mut()) {
+        let (lo, hi) = (
+            rounds.iter().copied().fold(f64::INFINITY, f64::min),
+            rounds.iter().copied().fold(0.0, f64::max),
+        );
+        let m = median(rounds);
+        println!(
+            "  {label:34} {m:8.1} MiB/s  ({:5.1}% of direct; rounds {lo:.0}–{hi:.0})",
+            100.0 * m / direct
+        );
+    }
+    for mut child in children {
+        let _ = child.kill().await;
+    }
+    fwd.stop().await;
 
     // Many small requests, keep-alive off: one TCP connection (so one port-forward stream) per
     // request, through the seed's nginx sidecar to hello.

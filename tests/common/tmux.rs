@@ -24,10 +24,13 @@ pub fn missing(what: &str) -> bool {
     missing
 }
 
-/// Starts `cmd` in a detached `cols`×`rows` session named `session`.
+/// Starts `cmd` in a detached `cols`×`rows` session named `session`. Tests run in parallel, and
+/// when two start the first tmux server at the same moment one of them can fail to connect to
+/// it ("server exited unexpectedly"): the start is retried until it succeeds, for at most 10 s,
+/// with the last error in the panic message.
 pub fn new_session(session: &str, cols: u16, rows: u16, cmd: &str) {
     let (cols, rows) = (cols.to_string(), rows.to_string());
-    tmux(&[
+    let args = [
         "new-session",
         "-d",
         "-s",
@@ -37,8 +40,22 @@ pub fn new_session(session: &str, cols: u16, rows: u16, cmd: &str) {
         "-y",
         &rows,
         cmd,
-    ])
-    .expect("tmux starts");
+    ];
+    let mut last = String::new();
+    let started = wait_until_blocking(Duration::from_secs(10), Duration::from_millis(100), || {
+        match Command::new("tmux").args(args).output() {
+            Ok(out) if out.status.success() => true,
+            Ok(out) => {
+                last = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+                false
+            }
+            Err(e) => {
+                last = e.to_string();
+                false
+            }
+        }
+    });
+    assert!(started, "tmux starts: {last}");
 }
 
 /// Sends `keys` (tmux key names) to `session`.

@@ -3,6 +3,10 @@
 //! denied, not found, in use, timeout, read-only …), never a stack frame, a goroutine header or
 //! the last line of a trace; repeated lines count once.
 
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
+
 /// Words that give a line a reason, the strongest signal.
 const REASONS: [&str; 24] = [
     "refused",
@@ -44,6 +48,33 @@ const LEVEL: [&str; 9] = [
     "caused by",
 ];
 
+/// The two word lists in one ASCII-case-insensitive automaton, built on first use (pattern ids
+/// below `REASONS.len()` are reasons, the rest levels): a line is scanned once, until it has
+/// shown a word of each list, instead of lowercased and searched once per word (the scorer runs
+/// over every line of both instances on each diagnosis; `cargo bench --bench diagnosis`).
+static WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(REASONS.iter().chain(LEVEL.iter()))
+        .expect("literal word lists always build")
+});
+
+/// Whether `line` holds (a reason word, a level word).
+fn words(line: &str) -> (bool, bool) {
+    let (mut reason, mut level) = (false, false);
+    for m in WORDS.find_overlapping_iter(line) {
+        if m.pattern().as_usize() < REASONS.len() {
+            reason = true;
+        } else {
+            level = true;
+        }
+        if reason && level {
+            break;
+        }
+    }
+    (reason, level)
+}
+
 /// Whether `line` is part of a stack trace or dump rather than a statement: Java/Python/JS
 /// frames, Go goroutine headers and frames, `... N more`.
 #[must_use]
@@ -69,17 +100,10 @@ pub fn score(line: &str) -> u8 {
     if is_frame(line) || line.trim().is_empty() {
         return 0;
     }
+    let (reason, level) = words(line);
     if line.trim_start().starts_with("Caused by:") {
-        let lower = line.to_ascii_lowercase();
-        return if REASONS.iter().any(|w| lower.contains(w)) {
-            4
-        } else {
-            1
-        };
+        return if reason { 4 } else { 1 };
     }
-    let lower = line.to_ascii_lowercase();
-    let reason = REASONS.iter().any(|w| lower.contains(w));
-    let level = LEVEL.iter().any(|w| lower.contains(w));
     match (level, reason) {
         (true, true) => 3,
         (false, true) => 2,

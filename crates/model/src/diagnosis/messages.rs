@@ -105,9 +105,12 @@ fn is_summary(id: &str) -> bool {
 /// line, or a container's own message) one about the same container.
 fn target(problems: &[Finding], m: &Matched) -> Option<usize> {
     let key: String = m.message.trim().chars().take(60).collect();
+    // One searcher for every text it is looked for in (`str::contains` prepares one per call).
+    let finder = memchr::memmem::Finder::new(key.as_bytes());
+    let has = |text: &str| finder.find(text.as_bytes()).is_some();
     problems
         .iter()
-        .position(|f| f.headline.contains(&key) || f.evidence.iter().any(|e| e.text.contains(&key)))
+        .position(|f| has(&f.headline) || f.evidence.iter().any(|e| has(&e.text)))
         .or_else(|| {
             m.container.as_ref()?;
             problems.iter().position(|f| f.container == m.container)

@@ -4,7 +4,7 @@
 //! may arrive in eight messages) and whatever the server writes goes out as binary messages.
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
-use bytes::Bytes;
+use bytes::BytesMut;
 use futures::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 
@@ -34,12 +34,14 @@ pub(crate) async fn pump(socket: WebSocket, io: DuplexStream) {
         let _ = w.shutdown().await;
     };
     let outbound = async move {
-        let mut buf = vec![0u8; CHUNK];
+        // Each read lands in a buffer the message then owns (`split().freeze()`), no copy.
+        let mut buf = BytesMut::with_capacity(CHUNK);
         loop {
-            match r.read(&mut buf).await {
+            buf.reserve(CHUNK);
+            match r.read_buf(&mut buf).await {
                 Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let msg = Message::Binary(Bytes::copy_from_slice(&buf[..n]));
+                Ok(_) => {
+                    let msg = Message::Binary(buf.split().freeze());
                     if sink.send(msg).await.is_err() {
                         return;
                     }

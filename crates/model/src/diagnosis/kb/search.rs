@@ -70,6 +70,19 @@ impl Table {
             .any(|r| r.entry.on.iter().any(|on| accepts(*on, fact)))
     }
 
+    /// Whether a row reads every fact of some kind: log lines, or messages of any reason.
+    fn general(&self) -> bool {
+        self.rows.iter().any(|r| {
+            r.entry.on.iter().any(|on| match on {
+                On::Log => true,
+                On::Event(reason)
+                | On::Waiting(reason)
+                | On::Terminated(reason)
+                | On::Status(reason) => reason.is_empty(),
+            })
+        })
+    }
+
     /// The set, built on first use; `None` if a pattern does not compile (then the rows are
     /// tried one by one, and the test `kb_rows_compile` fails).
     fn set(&self) -> Option<&RegexSet> {
@@ -112,10 +125,15 @@ impl Row {
     }
 }
 
-/// Builds the set now, so the first [`find`] does not wait for it: called on a thread of its
-/// own at start-up by the commands that diagnose, while they connect.
+/// Builds ahead the sets the first [`find`] of nearly any pod needs, so it does not wait for
+/// them: called on a thread of its own at start-up by the commands that diagnose, while they
+/// connect. Those are the tables with a row that reads every fact of a kind (a log line, or a
+/// message whatever its reason); a table whose rows read only given reasons (the registry's
+/// `ErrImagePull`, the scheduler's `FailedScheduling`) is built when such a fact first
+/// appears, a few milliseconds then, and never on a pod that has none (the seed's crash pod
+/// needs neither: docs/architecture.md "Memory").
 pub fn warm() {
-    for table in TABLE_SETS.iter() {
+    for table in TABLE_SETS.iter().filter(|t| t.general()) {
         table.set();
     }
 }
