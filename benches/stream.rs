@@ -124,7 +124,7 @@ async fn main() {
     // kubectl SPDY, kubectl WebSocket, again …) and each figure is the median of its rounds: a
     // single loopback run varies by 2× on a shared 2-core machine, and interleaving exposes
     // every path to the same noise.
-    let repeat = env_num("BENCH_REPEAT", 7);
+    let repeat = env_num("BENCH_REPEAT", 7).max(1);
     let direct_addr = direct_echo().await;
     let fwd = Forwarder::start(
         client.clone(),
@@ -159,18 +159,17 @@ async fn main() {
             rounds_of[i].push(echo_throughput(*addr, total).await);
         }
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let direct = median(&mut rounds_of[0].clone());
+    // (median, min, max) of each path's rounds; the direct echo is path 0.
+    let figures: Vec<(f64, f64, f64)> = rounds_of
+        .iter_mut()
+        .map(|v| {
+            v.sort_by(f64::total_cmp);
+            (v[v.len() / 2], v[0], v[v.len() - 1])
+        })
+        .collect();
+    let direct = figures[0].0;
     println!("port-forward echo, {mib} MiB each way, median of {repeat} interleaved rounds:");
-    for ((label, _), rounds) in paths.iter().zip(rounds_of.iter_mut()) {
-        let (lo, hi) = (
-            rounds.iter().copied().fold(f64::INFINITY, f64::min),
-            rounds.iter().copied().fold(0.0, f64::max),
-        );
-        let m = median(rounds);
+    for ((label, _), (m, lo, hi)) in paths.iter().zip(&figures) {
         println!(
             "  {label:34} {m:8.1} MiB/s  ({:5.1}% of direct; rounds {lo:.0}–{hi:.0})",
             100.0 * m / direct
