@@ -161,13 +161,13 @@ fn benches(c: &mut Criterion) {
     let mut logs = LogTails::default();
     logs.previous.insert(
         "db".to_owned(),
-        LogTail {
-            restart_count: 5,
-            lines: Ok(case_file("logs-previous.txt")
+        LogTail::new(
+            5,
+            Ok(case_file("logs-previous.txt")
                 .lines()
                 .map(str::to_owned)
                 .collect()),
-        },
+        ),
     );
     let related = Related::new();
     let owner = OwnerStatus::Unknown;

@@ -48,10 +48,7 @@ pub async fn read_log_tail(
         Ok(body) => collect_lines(LineBatcher::new(body)).await,
         Err(e) => Err(error_text(&e)),
     };
-    LogTail {
-        restart_count,
-        lines,
-    }
+    LogTail::new(restart_count, lines)
 }
 
 fn error_text(e: &LogError) -> String {

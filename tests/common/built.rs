@@ -89,10 +89,10 @@ pub fn diagnose_with(
         let restart_count = summary.container("app").map_or(0, |c| c.restart_count);
         logs.previous.insert(
             "app".to_owned(),
-            LogTail {
+            LogTail::new(
                 restart_count,
-                lines: Ok(lines.iter().map(|l| (*l).to_owned()).collect()),
-            },
+                Ok(lines.iter().map(|l| (*l).to_owned()).collect()),
+            ),
         );
     }
     let related = Related::new();

@@ -52,10 +52,10 @@ fn apply(s: &mut State, containers: Vec<ContainerSummary>) -> Vec<Cmd> {
 }
 
 fn tail(restart_count: i32, lines: &[&str]) -> LogTail {
-    LogTail {
+    LogTail::new(
         restart_count,
-        lines: Ok(lines.iter().map(|l| (*l).to_owned()).collect()),
-    }
+        Ok(lines.iter().map(|l| (*l).to_owned()).collect()),
+    )
 }
 
 #[test]
@@ -124,10 +124,10 @@ fn refusals_are_answers_and_stale_answers_are_dropped() {
     );
     assert!(s.target.log_tails.previous.is_empty());
     // A refusal is stored as the answer for that restart: not asked again.
-    let refused = LogTail {
-        restart_count: 2,
-        lines: Err(r#"previous terminated container "app" in pod "web" not found"#.to_owned()),
-    };
+    let refused = LogTail::new(
+        2,
+        Err(r#"previous terminated container "app" in pod "web" not found"#.to_owned()),
+    );
     update(
         &mut s,
         Msg::LogTailRead {

@@ -82,18 +82,30 @@ fn word_may_need_work(x: u64) -> bool {
 }
 
 fn sanitize_with(s: &str, keep_newline: bool) -> Cow<'_, str> {
-    let Some(first) = first_needing_work(s, keep_newline) else {
+    let Some(mut at) = first_needing_work(s, keep_newline) else {
         return Cow::Borrowed(s);
     };
+    // Clean runs are copied whole; only the characters that change are looked at one by one.
     let mut out = String::with_capacity(s.len() + 8);
-    out.push_str(&s[..first]);
-    let mut chars = s[first..].chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut rest = s;
+    loop {
+        out.push_str(&rest[..at]);
+        let Some(c) = rest[at..].chars().next() else {
+            break;
+        };
         // A CR ending a line (`\r\n`) is part of the line break in multi-line text.
-        if keep_newline && c == '\r' && chars.peek() == Some(&'\n') {
-            continue;
+        let crlf = keep_newline && c == '\r' && rest[at + 1..].starts_with('\n');
+        if !crlf {
+            out.push(replacement(c, keep_newline).unwrap_or(c));
         }
-        out.push(replacement(c, keep_newline).unwrap_or(c));
+        rest = &rest[at + c.len_utf8()..];
+        match first_needing_work(rest, keep_newline) {
+            Some(next) => at = next,
+            None => {
+                out.push_str(rest);
+                break;
+            }
+        }
     }
     Cow::Owned(out)
 }

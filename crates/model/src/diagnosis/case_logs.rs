@@ -63,9 +63,11 @@ pub struct SavedLog<'a> {
 #[must_use]
 pub fn tails(pod: &PodSummary, logs: &[SavedLog<'_>]) -> LogTails {
     let mut out = LogTails::default();
-    let tail = |c: &ContainerSummary, text: &str| LogTail {
-        restart_count: c.restart_count,
-        lines: Ok(text.lines().map(str::to_owned).collect()),
+    // Each line as the application keeps a log line it reads (`log::split_sgr`: colour
+    // removed, every control neutralised, TAB a space).
+    let tail = |c: &ContainerSummary, text: &str| {
+        let lines = text.lines().map(|l| crate::log::split_sgr(l).0).collect();
+        LogTail::new(c.restart_count, Ok(lines))
     };
     for l in logs.iter().filter(|l| l.container.is_some()) {
         let Some(c) = l.container.and_then(|n| pod.container(n)) else {

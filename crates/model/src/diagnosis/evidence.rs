@@ -67,38 +67,45 @@ impl Evidence {
 
     /// Reads the kind and source of a line written in the engine's evidence style
     /// (`event Killing (×6, last at 08:06:40): "…"`, `previous log, last line: "…"`,
-    /// `lastState.terminated: …`, `command: …`, `no Unhealthy or Killing events …`).
+    /// `lastState.terminated: …`, `command: …`, `no Unhealthy or Killing events …`): from the
+    /// part before the first `:`, its first word and the words it contains (ASCII case ignored).
     #[must_use]
     pub fn classify(text: String) -> Self {
         let head = text.split(':').next().unwrap_or("").trim();
-        let lower = head.to_ascii_lowercase();
-        let first = lower.split_whitespace().next().unwrap_or("");
-        let kind = if first == "event" {
+        let first = head.split_whitespace().next().unwrap_or("");
+        let has = Words::of(head);
+        let is = |w: &str| first.eq_ignore_ascii_case(w);
+        let kind = if is("event") {
             EvidenceKind::Event
-        } else if lower.contains("log") && !lower.contains("logs ") {
+        } else if has.log && !has.logs {
             EvidenceKind::Log
-        } else if first == "no" || lower.starts_with("none ") || lower.contains("expired") {
+        } else if is("no") || starts(head, "none ") || has.expired {
             EvidenceKind::Absence
-        } else if first.starts_with("metrics") {
+        } else if starts(first, "metrics") {
             EvidenceKind::Metric
-        } else if matches!(
-            first,
-            "spec" | "spec." | "command" | "args" | "resources" | "env" | "envfrom" | "image"
-        ) || lower.starts_with("spec")
-            || lower.contains("probe")
-            || lower.contains("securitycontext")
-            || lower.contains("nodeselector")
-            || lower.contains("toleration")
-            || lower.contains("affinity")
-            || lower.starts_with("volume")
-            || lower.starts_with("template")
+        } else if [
+            "spec",
+            "spec.",
+            "command",
+            "args",
+            "resources",
+            "env",
+            "envfrom",
+            "image",
+        ]
+        .iter()
+        .any(|w| is(w))
+            || starts(head, "spec")
+            || has.spec_word
+            || starts(head, "volume")
+            || starts(head, "template")
         {
             EvidenceKind::Spec
-        } else if first.starts_with("secret")
-            || first.starts_with("configmap")
-            || first.starts_with("persistentvolumeclaim")
-            || first == "node"
-            || first == "owner"
+        } else if ["secret", "configmap", "persistentvolumeclaim"]
+            .iter()
+            .any(|p| starts(first, p))
+            || is("node")
+            || is("owner")
         {
             EvidenceKind::Lookup
         } else {
@@ -110,7 +117,7 @@ impl Evidence {
                 .take(2)
                 .collect::<Vec<_>>()
                 .join(" "),
-            _ => head.chars().take(60).collect(),
+            _ => head[..head.char_indices().nth(60).map_or(head.len(), |(i, _)| i)].to_owned(),
         };
         Evidence {
             kind,
@@ -118,6 +125,61 @@ impl Evidence {
             text,
             at: None,
         }
+    }
+}
+
+/// Whether `s` starts with the lowercase ASCII `prefix`, ASCII case ignored.
+fn starts(s: &str, prefix: &str) -> bool {
+    s.as_bytes()
+        .get(..prefix.len())
+        .is_some_and(|b| b.eq_ignore_ascii_case(prefix.as_bytes()))
+}
+
+/// The words [`Evidence::classify`] looks for inside a line's head; pattern ids in this order.
+const HEAD_WORDS: [&str; 8] = [
+    "log",
+    "logs ",
+    "expired",
+    "probe",
+    "securitycontext",
+    "nodeselector",
+    "toleration",
+    "affinity",
+];
+
+/// [`HEAD_WORDS`] in one ASCII-case-insensitive automaton: a head is scanned once (evidence
+/// is classified for every line of every finding on each diagnosis).
+static HEAD: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        // Heads are short (tens of bytes): a prefilter's set-up costs more than it skips.
+        .prefilter(false)
+        .build(HEAD_WORDS)
+        .expect("literal word list always builds")
+});
+
+/// Which of [`HEAD_WORDS`] a head contains.
+#[derive(Default)]
+struct Words {
+    log: bool,
+    logs: bool,
+    expired: bool,
+    /// `probe`, `securitycontext`, `nodeselector`, `toleration` or `affinity`.
+    spec_word: bool,
+}
+
+impl Words {
+    fn of(head: &str) -> Words {
+        let mut w = Words::default();
+        for m in HEAD.find_overlapping_iter(head) {
+            match m.pattern().as_usize() {
+                0 => w.log = true,
+                1 => w.logs = true,
+                2 => w.expired = true,
+                _ => w.spec_word = true,
+            }
+        }
+        w
     }
 }
 

@@ -142,12 +142,29 @@ fn dead_tail<'a>(inp: &Inputs<'a>, name: &str) -> Option<(&'a super::LogTail, &'
 /// previous instance's, or the current one of a container that ended without restarting.
 #[must_use]
 pub fn previous_tail<'a>(inp: &Inputs<'a>, name: &str, n: usize) -> Option<&'a [String]> {
-    let lines = dead_tail(inp, name)?.0.lines.as_ref().ok()?;
+    previous_scored(inp, name, n).map(|(lines, _)| lines)
+}
+
+/// [`previous_tail`] with each line's `logline::score` (the same length).
+#[must_use]
+pub fn previous_scored<'a>(
+    inp: &Inputs<'a>,
+    name: &str,
+    n: usize,
+) -> Option<(&'a [String], std::borrow::Cow<'a, [u8]>)> {
+    use std::borrow::Cow;
+    let tail = dead_tail(inp, name)?.0;
+    let lines = tail.lines.as_ref().ok()?;
     let non_empty = lines
         .iter()
         .rposition(|l| !l.trim().is_empty())
         .map_or(0, |i| i + 1);
-    Some(&lines[non_empty.saturating_sub(n)..non_empty])
+    let range = non_empty.saturating_sub(n)..non_empty;
+    let scores = match tail.scores() {
+        Cow::Borrowed(s) => Cow::Borrowed(&s[range.clone()]),
+        Cow::Owned(s) => Cow::Owned(s[range.clone()].to_vec()),
+    };
+    Some((&lines[range], scores))
 }
 
 /// Evidence lines quoting the dead instance's log's last `n` lines (`previous log, last line:

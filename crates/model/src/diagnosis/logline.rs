@@ -3,9 +3,63 @@
 //! denied, not found, in use, timeout, read-only …), never a stack frame, a goroutine header or
 //! the last line of a trace; repeated lines count once.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
+
+use super::LogTail;
+use super::kb::{self, Hit, On};
+
+/// The first of [`candidates`] (3 plain lines from the end) the knowledge base explains.
+fn first_hit(lines: &[String], scores: &[u8]) -> Option<(usize, Hit)> {
+    candidates(lines, scores, 3)
+        .into_iter()
+        .find_map(|i| kb::find(On::Log, lines[i].trim()).map(|h| (i, h)))
+}
+
+impl LogTail {
+    /// A tail of `lines` (oldest first, sanitised) or the server's refusal, read when the
+    /// container's `restartCount` was `restart_count`; each line is scored here, once, rather
+    /// than on every diagnosis (`cargo bench --bench diagnosis`).
+    #[must_use]
+    pub fn new(restart_count: i32, lines: Result<Vec<String>, String>) -> Self {
+        let scores: Vec<u8> = lines
+            .as_ref()
+            .map(|l| l.iter().map(|l| score(l)).collect())
+            .unwrap_or_default();
+        let log_hit = lines.as_ref().ok().and_then(|l| first_hit(l, &scores));
+        LogTail {
+            restart_count,
+            lines,
+            scores,
+            log_hit,
+        }
+    }
+
+    /// The line the knowledge base explains, tried best-scoring first ([`candidates`] with 3
+    /// plain lines from the end), and its hit: found when the tail was built, or looked up now
+    /// if `lines` was changed since.
+    #[must_use]
+    pub fn log_hit(&self) -> Option<(usize, Hit)> {
+        match (&self.lines, self.scores()) {
+            (Ok(_), Cow::Borrowed(_)) => self.log_hit.clone(),
+            (Ok(lines), Cow::Owned(scores)) => first_hit(lines, &scores),
+            (Err(_), _) => None,
+        }
+    }
+
+    /// [`score`] of each line of `lines`: the ones computed when the tail was built, or
+    /// computed now if `lines` was changed since.
+    #[must_use]
+    pub fn scores(&self) -> Cow<'_, [u8]> {
+        match &self.lines {
+            Ok(lines) if lines.len() == self.scores.len() => Cow::Borrowed(&self.scores),
+            Ok(lines) => Cow::Owned(lines.iter().map(|l| score(l)).collect()),
+            Err(_) => Cow::Borrowed(&[]),
+        }
+    }
+}
 
 /// Words that give a line a reason, the strongest signal.
 const REASONS: [&str; 24] = [
@@ -112,14 +166,14 @@ pub fn score(line: &str) -> u8 {
     }
 }
 
-/// The index of the decisive line of `lines` (oldest first): the first line with the best
-/// score — but the last `Caused by:` of a chain, the deepest cause — `None` when no line scores
-/// (a clean log, or only frames).
+/// The index of the decisive line of `lines` (oldest first), whose scores are `scores`
+/// (`scores[i]` is `score(&lines[i])`): the first line with the best score — but the last
+/// `Caused by:` of a chain, the deepest cause — `None` when no line scores (a clean log, or
+/// only frames).
 #[must_use]
-pub fn decisive(lines: &[String]) -> Option<usize> {
+pub fn decisive(scores: &[u8]) -> Option<usize> {
     let mut best: Option<(u8, usize)> = None;
-    for (i, line) in lines.iter().enumerate() {
-        let s = score(line);
+    for (i, &s) in scores.iter().enumerate() {
         if s > 0 && best.is_none_or(|(b, _)| s > b || (s == 4 && b == 4)) {
             best = Some((s, i));
         }
@@ -129,13 +183,13 @@ pub fn decisive(lines: &[String]) -> Option<usize> {
 
 /// Lines worth handing to the knowledge base, best first: every scoring line once (repeats
 /// dropped), then at most `extra` plain lines from the end (a runtime's `exec /app: exec
-/// format error` has no level word but is the instance's only line).
+/// format error` has no level word but is the instance's only line). `scores[i]` is
+/// `score(&lines[i])` (both the same length).
 #[must_use]
-pub fn candidates(lines: &[String], extra: usize) -> Vec<usize> {
+pub fn candidates(lines: &[String], scores: &[u8], extra: usize) -> Vec<usize> {
     let mut scored: Vec<(u8, usize)> = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let s = score(line);
+    for (i, (line, &s)) in lines.iter().zip(scores).enumerate() {
         let key = line.trim();
         if s > 0 && !seen.contains(&key) {
             seen.push(key);
@@ -157,4 +211,41 @@ pub fn candidates(lines: &[String], extra: usize) -> Vec<usize> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Node.js program's last words (the knowledge base's `app-refused-node` sample): the
+    /// tail keeps each line's score and the line the knowledge base explains, and scores
+    /// afresh a tail whose lines were edited after it was built.
+    #[test]
+    fn a_tail_is_scored_when_built_and_afresh_when_edited() {
+        let lines: Vec<String> = [
+            "listening for jobs",
+            "Error: connect ECONNREFUSED 10.96.12.7:5432",
+            "    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let mut tail = LogTail::new(2, Ok(lines.clone()));
+        let want: Vec<u8> = lines.iter().map(|l| score(l)).collect();
+        // "Error" is a level word and ECONNREFUSED holds the reason "refused": 3; the stack
+        // frame scores nothing.
+        assert_eq!(want, [0, 3, 0]);
+        assert!(matches!(tail.scores(), Cow::Borrowed(s) if s == want.as_slice()));
+        let (i, hit) = tail.log_hit().expect("the knowledge base explains line 2");
+        assert_eq!((i, hit.entry.id), (1, "app-refused-node"));
+
+        if let Ok(l) = tail.lines.as_mut() {
+            l.push("panic: open /etc/app/config.yaml: permission denied".to_owned());
+        }
+        assert!(matches!(tail.scores(), Cow::Owned(s) if s == [0, 3, 0, 3]));
+        // The first of the best lines is the decisive one.
+        assert_eq!(decisive(&tail.scores()), Some(1));
+
+        let refused = LogTail::new(2, Err("previous terminated container not found".to_owned()));
+        assert!(refused.scores().is_empty() && refused.log_hit().is_none());
+    }
 }

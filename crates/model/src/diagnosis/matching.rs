@@ -7,7 +7,7 @@
 use super::evidence::{Evidence, EvidenceKind};
 use super::facts::EVENT_TTL;
 use super::kb::{self, Hit, On};
-use super::{Inputs, LogTail, logline};
+use super::{Inputs, LogTail};
 use crate::event::EventSummary;
 use crate::pod::{ContainerKind, ContainerState, ContainerSummary};
 
@@ -80,29 +80,25 @@ fn current(inp: &Inputs<'_>, e: &EventSummary, c: Option<&ContainerSummary>) -> 
     }
 }
 
-/// Matches one log tail: the best-scoring lines first, then the last few lines.
+/// Matches one log tail: the best-scoring lines first, then the last few lines
+/// ([`LogTail::log_hit`], found once when the tail was read).
 fn log_hits(name: &str, instance: &str, tail: &LogTail, out: &mut Vec<Matched>) {
-    let Ok(lines) = &tail.lines else {
+    let (Ok(lines), Some((i, hit))) = (&tail.lines, tail.log_hit()) else {
         return;
     };
-    for i in logline::candidates(lines, 3) {
-        let line = lines[i].trim();
-        if let Some(hit) = kb::find(On::Log, line) {
-            let text = format!(
-                "log {name} ({instance}), line {} of the last {}: \"{line}\"",
-                i + 1,
-                lines.len(),
-            );
-            let source = format!("log {name} ({instance})");
-            out.push(Matched {
-                container: Some(name.to_owned()),
-                hit,
-                evidence: Evidence::new(EvidenceKind::Log, source, text),
-                message: line.to_owned(),
-            });
-            return;
-        }
-    }
+    let line = lines[i].trim();
+    let text = format!(
+        "log {name} ({instance}), line {} of the last {}: \"{line}\"",
+        i + 1,
+        lines.len(),
+    );
+    let source = format!("log {name} ({instance})");
+    out.push(Matched {
+        container: Some(name.to_owned()),
+        hit,
+        evidence: Evidence::new(EvidenceKind::Log, source, text),
+        message: line.to_owned(),
+    });
 }
 
 /// Looks `text` up as a fact of kind `fact`, and records what matched.

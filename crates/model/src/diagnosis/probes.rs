@@ -15,6 +15,17 @@ use super::{Finding, Inputs, Severity};
 use crate::event::EventSummary;
 use crate::pod::{ContainerKind, ContainerState, ContainerSummary};
 
+/// What a log line says when the program listens on loopback only (`127.0.0.1`,
+/// `localhost:`), as SIMD substring finders built once (every line of both instances is
+/// searched on each diagnosis).
+static LOOPBACK: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 2]> =
+    std::sync::LazyLock::new(|| {
+        [
+            memchr::memmem::Finder::new("127.0.0.1"),
+            memchr::memmem::Finder::new("localhost:"),
+        ]
+    });
+
 /// The newest `Unhealthy` event about `c` for probe kind `kind` (`Readiness`, `Liveness`,
 /// `Startup`).
 fn unhealthy<'a>(
@@ -171,7 +182,7 @@ fn not_ready(
                 .into_iter()
                 .flatten(),
         )
-        .find(|l| l.contains("127.0.0.1") || l.contains("localhost:"));
+        .find(|l| LOOPBACK.iter().any(|f| f.find(l.as_bytes()).is_some()));
     if let Some(l) = logs_listen {
         f.evidence.push(format!(
             "log: \"{}\" — listening on loopback only refuses the kubelet's probes",

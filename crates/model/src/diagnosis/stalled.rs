@@ -69,10 +69,15 @@ pub fn findings(inp: &Inputs<'_>, out: &mut Vec<Finding>) {
             clock(*started, inp.now),
             c.restart_count
         ));
-        if let Some(Ok(lines)) = inp.logs.current.get(&c.name).map(|t| &t.lines) {
-            let decisive = logline::decisive(lines);
+        if let Some((Ok(lines), scores)) = inp
+            .logs
+            .current
+            .get(&c.name)
+            .map(|t| (&t.lines, t.scores()))
+        {
+            let decisive = logline::decisive(&scores);
             // Errors with a reason, printed while it runs: it is failing, not slow.
-            if decisive.is_some_and(|i| logline::score(&lines[i]) >= 2)
+            if decisive.is_some_and(|i| scores[i] >= 2)
                 || lines
                     .iter()
                     .any(|l| super::kb::find(super::kb::On::Log, l).is_some())

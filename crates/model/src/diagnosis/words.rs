@@ -71,10 +71,10 @@ pub fn last_words(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Opt
     {
         return Some(bounded(m));
     }
-    let tail = facts::previous_tail(inp, &c.name, 40)?;
+    let (tail, scores) = facts::previous_scored(inp, &c.name, 40)?;
     // The line the knowledge base explains, tried best-scoring first (`messages.rs` quotes the
     // same one as evidence).
-    for i in super::logline::candidates(tail, 3) {
+    for i in super::logline::candidates(tail, &scores, 3) {
         if super::kb::find(super::kb::On::Log, &tail[i]).is_some() {
             let line = without_timestamp(&tail[i]);
             if !line.is_empty() {
@@ -83,9 +83,7 @@ pub fn last_words(inp: &Inputs<'_>, c: &ContainerSummary, t: &Terminated) -> Opt
         }
     }
     // A line with an error level and a reason, never a stack frame (`logline.rs`).
-    if let Some(i) =
-        super::logline::decisive(tail).filter(|&i| super::logline::score(&tail[i]) >= 2)
-    {
+    if let Some(i) = super::logline::decisive(&scores).filter(|&i| scores[i] >= 2) {
         let line = without_timestamp(&tail[i]);
         if !line.is_empty() {
             return Some(bounded(line));

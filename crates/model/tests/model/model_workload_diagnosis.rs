@@ -124,12 +124,12 @@ fn the_change_the_crash_names_is_the_suspect() {
     let mut logs = LogTails::default();
     logs.previous.insert(
         "hello".into(),
-        podscope_model::diagnosis::LogTail {
-            restart_count: 3,
-            lines: Ok(vec![
+        podscope_model::diagnosis::LogTail::new(
+            3,
+            Ok(vec![
                 "listen: listen tcp: lookup tcp/abc: unknown port".into(),
             ]),
-        },
+        ),
     );
     let (events, related) = (Vec::new(), Related::new());
     let inputs = Inputs::new(

@@ -51,12 +51,12 @@ fn a_failed_jobs_pod_says_the_job_failed_and_how_to_retry() {
     // The pod never restarted: its dead instance is the current one.
     logs.current.insert(
         "migrate".into(),
-        LogTail {
-            restart_count: 0,
-            lines: Ok(vec![
+        LogTail::new(
+            0,
+            Ok(vec![
                 "listen: listen tcp: lookup tcp/abc: unknown port".into(),
             ]),
-        },
+        ),
     );
     let (events, related) = (Vec::new(), Related::new());
     let inputs = Inputs::new(&pod, &events, &logs, &related, &OwnerStatus::Unknown, now())

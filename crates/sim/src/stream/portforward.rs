@@ -115,15 +115,11 @@ fn tunnel(
     ws.set_selected_protocol(http::HeaderValue::from_static(
         portforward_spdy::TUNNEL_PROTOCOL,
     ));
+    // The session runs on the WebSocket itself (`tunnel::WsIo`); when it ends, the WebSocket is
+    // dropped: after the client's close (answered by the WebSocket layer), or without a close
+    // frame on a cut.
     Ok(ws.on_upgrade(move |socket| async move {
-        let (ours, theirs) = tokio::io::duplex(PIPE);
-        let pump = tokio::spawn(super::tunnel::pump(socket, theirs));
-        if portforward_spdy::run(store, ns, name, ours).await == portforward_spdy::Ended::Cut {
-            // Drop the WebSocket without a close frame.
-            pump.abort();
-            return;
-        }
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), pump).await;
+        portforward_spdy::run(store, ns, name, super::tunnel::WsIo::new(socket)).await;
     }))
 }
 

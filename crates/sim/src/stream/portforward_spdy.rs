@@ -33,15 +33,6 @@ const PIPE: usize = 256 * 1024;
 /// Bytes read from a pod-side connection per DATA write.
 const READ_BYTES: usize = 32 * 1024;
 
-/// How a session ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Ended {
-    /// The client closed the connection (or broke the protocol).
-    Peer,
-    /// [`Store::cut_streams`]: the connection was dropped.
-    Cut,
-}
-
 #[derive(Default)]
 struct Pending {
     error: Option<Stream>,
@@ -49,8 +40,9 @@ struct Pending {
 }
 
 /// Serves one port-forward SPDY session on `io` for pod `ns/name` until the client leaves or
-/// the store cuts streams.
-pub(crate) async fn run<IO>(store: Store, ns: String, name: String, io: IO) -> Ended
+/// the store cuts streams ([`Store::cut_streams`]: the caller then drops the transport without
+/// a goodbye).
+pub(crate) async fn run<IO>(store: Store, ns: String, name: String, io: IO)
 where
     IO: AsyncRead + AsyncWrite + Send + 'static,
 {
@@ -62,11 +54,11 @@ where
     loop {
         let stream = tokio::select! {
             s = session.accept() => s,
-            _ = cut.changed() => return Ended::Cut,
+            _ = cut.changed() => return,
             Some(_) = conns.join_next(), if !conns.is_empty() => continue,
         };
         let Some(stream) = stream else {
-            return Ended::Peer;
+            return;
         };
         let kind = stream.headers.get("streamtype").unwrap_or("").to_string();
         let key = match (stream.headers.get("requestid"), kind.as_str()) {
