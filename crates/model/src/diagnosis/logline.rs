@@ -8,8 +8,24 @@ use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
 
-use super::LogTail;
 use super::kb::{self, Hit, On};
+
+/// The last lines of one container's log, as read once per restart (`tailLines`, bounded bytes).
+/// Built with [`LogTail::new`], which scores each line and looks the best ones up in the
+/// knowledge base once ([`score`]): a tail is read once and diagnosed on every tick.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogTail {
+    /// The container's `restartCount` when the tail was read (a new restart makes it stale).
+    pub restart_count: i32,
+    /// The lines, oldest first, sanitised, or the server's refusal (e.g. `previous terminated
+    /// container "app" in pod "web" not found`). A tail is replaced, not edited: [`LogTail::scores`]
+    /// scores afresh lines that no longer match the ones it was built with.
+    pub lines: Result<Vec<String>, String>,
+    /// `score` of each line of `lines` (empty for a refusal).
+    scores: Vec<u8>,
+    /// The first of `candidates` the knowledge base explains, and its hit.
+    log_hit: Option<(usize, Hit)>,
+}
 
 /// The first of [`candidates`] (3 plain lines from the end) the knowledge base explains.
 fn first_hit(lines: &[String], scores: &[u8]) -> Option<(usize, Hit)> {

@@ -41,6 +41,8 @@ pub mod stalled;
 pub mod waiting;
 pub mod words;
 
+pub use logline::LogTail;
+
 use std::collections::BTreeMap;
 
 use jiff::Timestamp;
@@ -110,23 +112,6 @@ pub enum Lookup {
     Forbidden(String),
     /// Any other failure (transport, 5xx), in one line.
     Failed(String),
-}
-
-/// The last lines of one container's log, as read once per restart (`tailLines`, bounded bytes).
-/// Built with [`LogTail::new`], which scores each line and looks the best ones up in the
-/// knowledge base once ([`logline::score`]): a tail is read once and diagnosed on every tick.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LogTail {
-    /// The container's `restartCount` when the tail was read (a new restart makes it stale).
-    pub restart_count: i32,
-    /// The lines, oldest first, sanitised, or the server's refusal (e.g. `previous terminated
-    /// container "app" in pod "web" not found`). A tail is replaced, not edited: [`LogTail::scores`]
-    /// scores afresh lines that no longer match the ones it was built with.
-    pub lines: Result<Vec<String>, String>,
-    /// `logline::score` of each line of `lines` (empty for a refusal).
-    scores: Vec<u8>,
-    /// The first of `logline::candidates` the knowledge base explains, and its hit.
-    log_hit: Option<(usize, kb::Hit)>,
 }
 
 /// Log tails by container name: `previous` (the dead instance, `?previous=true`) and `current`.
