@@ -55,13 +55,23 @@ fn first_needing_work(s: &str, keep_newline: bool) -> Option<usize> {
             }
             from += BLOCK;
         }
-        let offset = bytes[from..].iter().position(|&b| candidate(b))?;
+        // The candidate is in this block (or the short rest): look no further byte by byte, so
+        // text full of harmless `—` and `…` (lead byte 0xE2) goes back to whole blocks.
+        let end = bytes.len().min(from + BLOCK);
+        let Some(offset) = bytes[from..end].iter().position(|&b| candidate(b)) else {
+            if end == bytes.len() {
+                return None;
+            }
+            from = end;
+            continue;
+        };
         let at = from + offset;
         let c = s[at..].chars().next()?;
         if replacement(c, keep_newline).is_some() {
             return Some(at);
         }
-        from = at + c.len_utf8();
+        // A candidate's continuation bytes (0x80–0xBF) are never candidates.
+        from = at + 1;
     }
 }
 
@@ -225,6 +235,25 @@ mod tests {
             assert_eq!(out.chars().position(|c| c == '␛'), Some(at), "ESC at {at}");
             let bidi = format!("{}\u{202e}{}", "b".repeat(at), "c".repeat(40));
             assert!(sanitize(&bidi).contains('\u{fffd}'), "RLO at {at}");
+        }
+    }
+
+    #[test]
+    fn harmless_lead_bytes_do_not_hide_a_later_control() {
+        // Diagnosis lines are full of `—`, `…` and `←` (lead byte 0xE2) that need no work.
+        for dashes in [0, 1, 5, 20] {
+            for gap in [0, 7, 31, 32, 45] {
+                let text = format!(
+                    "{}{}\u{1b}[2J{}",
+                    "x — …".repeat(dashes),
+                    "a".repeat(gap),
+                    "← z"
+                );
+                let want = text.replace('\u{1b}', "␛");
+                assert_eq!(sanitize(&text), want, "{dashes} dashes, gap {gap}");
+            }
+            let clean = "x — … ← ü".repeat(dashes);
+            assert!(matches!(sanitize(&clean), Cow::Borrowed(_)), "{dashes}");
         }
     }
 

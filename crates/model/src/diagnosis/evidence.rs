@@ -3,7 +3,7 @@
 //! time; a finding's [`Confidence`] says whether the cluster said the cause verbatim or podscope
 //! inferred it; its [`Basis`] says how specific the evidence is, which decides the ranking.
 
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::ops::Deref;
 
 use jiff::Timestamp;
@@ -38,8 +38,9 @@ pub struct Evidence {
     /// What kind of fact.
     pub kind: EvidenceKind,
     /// Where it was read: `event Killing`, `log db (previous)`, `lastState.terminated`,
-    /// `spec.containers[db].livenessProbe`, `GET Secret db-creds`.
-    pub source: String,
+    /// `spec.containers[db].livenessProbe`, `GET Secret db-creds`. Borrowed when the engine
+    /// names it with a constant (most sources are), so a fact costs no allocation for it.
+    pub source: Cow<'static, str>,
     /// The line as shown.
     pub text: String,
     /// When the fact was observed or last seen, when known.
@@ -49,7 +50,11 @@ pub struct Evidence {
 impl Evidence {
     /// A fact of `kind` from `source`.
     #[must_use]
-    pub fn new(kind: EvidenceKind, source: impl Into<String>, text: impl Into<String>) -> Self {
+    pub fn new(
+        kind: EvidenceKind,
+        source: impl Into<Cow<'static, str>>,
+        text: impl Into<String>,
+    ) -> Self {
         Evidence {
             kind,
             source: source.into(),
@@ -112,16 +117,20 @@ impl Evidence {
             EvidenceKind::Field
         };
         let source = match kind {
-            EvidenceKind::Event => head
-                .split_whitespace()
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" "),
+            EvidenceKind::Event => {
+                let mut words = head.split_whitespace();
+                match (words.next(), words.next()) {
+                    (Some(a), Some(b)) => format!("{a} {b}"),
+                    (a, _) => a.unwrap_or("").to_owned(),
+                }
+            }
+            // Sixty characters; a shorter head has fewer bytes than that.
+            _ if head.len() <= 60 => head.to_owned(),
             _ => head[..head.char_indices().nth(60).map_or(head.len(), |(i, _)| i)].to_owned(),
         };
         Evidence {
             kind,
-            source,
+            source: source.into(),
             text,
             at: None,
         }
@@ -135,48 +144,43 @@ fn starts(s: &str, prefix: &str) -> bool {
         .is_some_and(|b| b.eq_ignore_ascii_case(prefix.as_bytes()))
 }
 
-/// The words [`Evidence::classify`] looks for inside a line's head; pattern ids in this order.
-const HEAD_WORDS: [&str; 8] = [
-    "log",
-    "logs ",
-    "expired",
-    "probe",
-    "securitycontext",
-    "nodeselector",
-    "toleration",
-    "affinity",
-];
-
-/// [`HEAD_WORDS`] in one ASCII-case-insensitive automaton: a head is scanned once (evidence
-/// is classified for every line of every finding on each diagnosis).
-static HEAD: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
-    aho_corasick::AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        // Heads are short (tens of bytes): a prefilter's set-up costs more than it skips.
-        .prefilter(false)
-        .build(HEAD_WORDS)
-        .expect("literal word list always builds")
-});
-
-/// Which of [`HEAD_WORDS`] a head contains.
+/// Which words [`Evidence::classify`] found inside a line's head (ASCII case ignored).
 #[derive(Default)]
 struct Words {
+    /// `log`.
     log: bool,
+    /// `logs ` (with its space: "logs " reads as "the logs of", not as a log line).
     logs: bool,
+    /// `expired`.
     expired: bool,
     /// `probe`, `securitycontext`, `nodeselector`, `toleration` or `affinity`.
     spec_word: bool,
 }
 
 impl Words {
+    /// One pass over the head, dispatching on each byte's lowercase letter: heads are tens of
+    /// bytes, where an automaton's per-search set-up costs more than the scan (`docs/diagnosis.md`
+    /// "Cost").
     fn of(head: &str) -> Words {
+        let b = head.as_bytes();
+        let at = |i: usize, w: &str| {
+            b.get(i..i + w.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(w.as_bytes()))
+        };
         let mut w = Words::default();
-        for m in HEAD.find_overlapping_iter(head) {
-            match m.pattern().as_usize() {
-                0 => w.log = true,
-                1 => w.logs = true,
-                2 => w.expired = true,
-                _ => w.spec_word = true,
+        for (i, c) in b.iter().enumerate() {
+            match c.to_ascii_lowercase() {
+                b'l' if at(i, "log") => {
+                    w.log = true;
+                    w.logs |= at(i, "logs ");
+                }
+                b'e' if at(i, "expired") => w.expired = true,
+                b'p' if at(i, "probe") => w.spec_word = true,
+                b's' if at(i, "securitycontext") => w.spec_word = true,
+                b'n' if at(i, "nodeselector") => w.spec_word = true,
+                b't' if at(i, "toleration") => w.spec_word = true,
+                b'a' if at(i, "affinity") => w.spec_word = true,
+                _ => {}
             }
         }
         w
@@ -227,24 +231,29 @@ impl std::fmt::Display for Evidence {
 pub struct EvidenceList(pub Vec<Evidence>);
 
 impl EvidenceList {
-    /// Appends one fact.
-    pub fn push(&mut self, e: impl Into<Evidence>) {
-        self.0.push(e.into());
+    /// Appends one fact; a line indented by two spaces continues the fact above it (see
+    /// [`Line`]).
+    pub fn push(&mut self, e: impl Line) {
+        let e = e.evidence(self.0.last());
+        self.0.push(e);
     }
 
     /// Inserts one fact at `index` (clamped to the length).
-    pub fn insert(&mut self, index: usize, e: impl Into<Evidence>) {
+    pub fn insert(&mut self, index: usize, e: impl Line) {
         let i = index.min(self.0.len());
-        self.0.insert(i, e.into());
+        let e = e.evidence(i.checked_sub(1).and_then(|a| self.0.get(a)));
+        self.0.insert(i, e);
     }
 
     /// Appends facts.
     pub fn extend<I>(&mut self, items: I)
     where
         I: IntoIterator,
-        I::Item: Into<Evidence>,
+        I::Item: Line,
     {
-        self.0.extend(items.into_iter().map(Into::into));
+        for e in items {
+            self.push(e);
+        }
     }
 
     /// The facts, mutable (for sanitising and rewriting).
@@ -255,6 +264,47 @@ impl EvidenceList {
     /// Keeps the facts `keep` accepts.
     pub fn retain(&mut self, keep: impl FnMut(&Evidence) -> bool) {
         self.0.retain(keep);
+    }
+}
+
+/// A line of evidence as a rule writes it: a built [`Evidence`], or text in the engine's style,
+/// classified by [`Evidence::classify`]. Text indented by two spaces (`"  goroutine 1
+/// [running]:"` under `previous log, last 5 lines:`, a node reason under `0/3 nodes are
+/// available:`) is a continuation: it takes the kind, source and time of the fact above it.
+pub trait Line {
+    /// This line as a fact, `above` being the fact it would follow.
+    fn evidence(self, above: Option<&Evidence>) -> Evidence;
+}
+
+impl Line for Evidence {
+    fn evidence(self, _above: Option<&Evidence>) -> Evidence {
+        self
+    }
+}
+
+impl Line for String {
+    fn evidence(self, above: Option<&Evidence>) -> Evidence {
+        match above {
+            Some(a) if self.starts_with("  ") => Evidence {
+                kind: a.kind,
+                source: a.source.clone(),
+                text: self,
+                at: a.at,
+            },
+            _ => Evidence::classify(self),
+        }
+    }
+}
+
+impl Line for &str {
+    fn evidence(self, above: Option<&Evidence>) -> Evidence {
+        self.to_owned().evidence(above)
+    }
+}
+
+impl Line for &String {
+    fn evidence(self, above: Option<&Evidence>) -> Evidence {
+        self.clone().evidence(above)
     }
 }
 
@@ -273,9 +323,11 @@ impl<'a> IntoIterator for &'a EvidenceList {
     }
 }
 
-impl<E: Into<Evidence>> FromIterator<E> for EvidenceList {
+impl<E: Line> FromIterator<E> for EvidenceList {
     fn from_iter<I: IntoIterator<Item = E>>(iter: I) -> Self {
-        EvidenceList(iter.into_iter().map(Into::into).collect())
+        let mut list = EvidenceList::default();
+        list.extend(iter);
+        list
     }
 }
 

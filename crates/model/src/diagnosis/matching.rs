@@ -113,6 +113,13 @@ fn look(
         return;
     }
     if let Some(hit) = kb::find(fact, text) {
+        // One match per (container, row), the first (see `dedupe`): a repeat is not built.
+        let seen = out
+            .iter()
+            .any(|o| o.container.as_deref() == container && o.hit.entry.id == hit.entry.id);
+        if seen {
+            return;
+        }
         out.push(Matched {
             container: container.map(str::to_owned),
             hit,

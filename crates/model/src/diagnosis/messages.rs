@@ -104,17 +104,39 @@ fn is_summary(id: &str) -> bool {
 /// The finding a match is about: one that already quotes the matched text, else (for a log
 /// line, or a container's own message) one about the same container.
 fn target(problems: &[Finding], m: &Matched) -> Option<usize> {
-    let key: String = m.message.trim().chars().take(60).collect();
-    // One searcher for every text it is looked for in (`str::contains` prepares one per call).
-    let finder = memchr::memmem::Finder::new(key.as_bytes());
-    let has = |text: &str| finder.find(text.as_bytes()).is_some();
+    let key = head(m.message.trim(), 60);
     problems
         .iter()
-        .position(|f| has(&f.headline) || f.evidence.iter().any(|e| has(&e.text)))
+        .position(|f| {
+            contains(&f.headline, key) || f.evidence.iter().any(|e| contains(&e.text, key))
+        })
         .or_else(|| {
             m.container.as_ref()?;
             problems.iter().position(|f| f.container == m.container)
         })
+}
+
+/// The first `chars` characters of `s` (all of it when shorter).
+fn head(s: &str, chars: usize) -> &str {
+    if s.len() <= chars {
+        return s;
+    }
+    &s[..s.char_indices().nth(chars).map_or(s.len(), |(i, _)| i)]
+}
+
+/// Whether `needle` occurs in `hay`. The texts here are tens to hundreds of bytes and each
+/// needle is looked for once per finding: jumping between occurrences of its first byte costs
+/// less than preparing a searcher (`str::contains`, `memmem::Finder::new`) for every pair
+/// (`docs/diagnosis.md` "Cost").
+fn contains(hay: &str, needle: &str) -> bool {
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let Some(last) = hay.len().checked_sub(needle.len()) else {
+        return false;
+    };
+    memchr::memchr_iter(first, &hay[..=last]).any(|i| &hay[i + 1..i + needle.len()] == rest)
 }
 
 /// Joins the matches into `problems` (`docs/diagnosis.md` "The knowledge base").
@@ -165,8 +187,9 @@ fn enrich(inp: &Inputs<'_>, f: &mut Finding, m: &Matched) {
         return;
     }
     let ctx = context(inp, m.container.as_deref(), "");
-    let meaning = first_clause(&m.hit.meaning(&ctx));
-    if !f.headline.contains(&meaning) {
+    let meaning = m.hit.meaning(&ctx);
+    let meaning = first_clause(&meaning);
+    if !contains(&f.headline, meaning) {
         f.headline = format!("{}: {meaning}", f.headline.trim_end_matches('.'));
     }
     if !f.evidence.iter().any(|e| e.text == m.evidence.text) {
@@ -195,11 +218,69 @@ fn enrich(inp: &Inputs<'_>, f: &mut Finding, m: &Matched) {
 
 /// The first clause of a meaning (up to `: `, ` — ` or `; `), for a headline that already says
 /// what happened and gains only the cause.
-fn first_clause(meaning: &str) -> String {
-    let end = [": ", " — ", "; "]
-        .iter()
-        .filter_map(|sep| meaning.find(sep))
-        .min()
-        .unwrap_or(meaning.len());
-    meaning[..end].to_owned()
+fn first_clause(meaning: &str) -> &str {
+    // One pass over the bytes that can end a clause (`:`, `;` and the first byte of `—`), not
+    // one search per separator.
+    let b = meaning.as_bytes();
+    let end = memchr::memchr3_iter(b':', b';', 0xE2, b).find_map(|i| match b[i] {
+        b':' | b';' => (b.get(i + 1) == Some(&b' ')).then_some(i),
+        _ => (i > 0 && b[i - 1] == b' ' && b[i..].starts_with("— ".as_bytes())).then(|| i - 1),
+    });
+    &meaning[..end.unwrap_or(b.len())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{contains, first_clause, head};
+
+    #[test]
+    fn first_clause_ends_at_the_first_separator_followed_by_a_space() {
+        // Meanings of the knowledge base's rows (kb/kubelet.rs, kb/app.rs).
+        for (meaning, clause) in [
+            (
+                "the image does not exist: check the tag",
+                "the image does not exist",
+            ),
+            ("OOM killed — the limit is too low", "OOM killed"),
+            ("a; b: c", "a"),
+            ("port 8080: refused", "port 8080"),
+            ("http://x:80 is down; retry", "http://x:80 is down"),
+            ("no separator at all", "no separator at all"),
+            ("ends with a colon:", "ends with a colon:"),
+            (
+                "an em dash—without spaces — then one",
+                "an em dash—without spaces",
+            ),
+            ("", ""),
+        ] {
+            assert_eq!(first_clause(meaning), clause, "{meaning:?}");
+        }
+    }
+
+    #[test]
+    fn contains_agrees_with_str_contains() {
+        let hays = [
+            "",
+            "Back-off restarting failed container app in pod web-0",
+            "Readiness probe failed: HTTP probe failed with statuscode: 503",
+            "aaab",
+            "µs – ünïcode ✓",
+        ];
+        for hay in hays {
+            for needle in hays
+                .iter()
+                .chain(&["a", "ab", "aab", "probe failed", "503", "✓", "ü"])
+            {
+                for n in [needle.to_string(), head(needle, 7).to_owned()] {
+                    assert_eq!(contains(hay, &n), hay.contains(n.as_str()), "{hay:?} {n:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn head_counts_characters_not_bytes() {
+        assert_eq!(head("ünïcode", 3), "ünï");
+        assert_eq!(head("short", 60), "short");
+    }
 }

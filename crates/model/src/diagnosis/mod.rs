@@ -259,7 +259,7 @@ impl Finding {
 
     /// Adds one fact of evidence.
     #[must_use]
-    pub fn with(mut self, evidence: impl Into<Evidence>) -> Finding {
+    pub fn with(mut self, evidence: impl evidence::Line) -> Finding {
         self.evidence.push(evidence);
         self
     }
@@ -299,7 +299,11 @@ impl Finding {
         fix(&mut self.headline);
         self.evidence.iter_mut().for_each(|e| {
             fix(&mut e.text);
-            fix(&mut e.source);
+            // A borrowed source is one of the engine's constants; only a built one may carry
+            // cluster text.
+            if let std::borrow::Cow::Owned(s) = &mut e.source {
+                fix(s);
+            }
         });
         if let Some(h) = self.action.as_mut() {
             fix(h);

@@ -12,6 +12,7 @@ mod printer_vectors;
 mod workload_support;
 
 mod diagnosis_config;
+mod diagnosis_evidence;
 mod diagnosis_image_names;
 mod diagnosis_images;
 mod diagnosis_mounts;

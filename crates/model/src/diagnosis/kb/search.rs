@@ -14,7 +14,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::hash::{Hash as _, Hasher as _};
+use std::hash::BuildHasher as _;
 use std::sync::{LazyLock, Mutex, OnceLock};
 
 use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
@@ -167,13 +167,10 @@ fn accepts(on: On<'_>, fact: On<'_>) -> bool {
 /// answers, forgotten all at once when full; keyed by a 64-bit hash of the fact and the text).
 #[must_use]
 pub fn find(fact: On<'_>, text: &str) -> Option<Hit> {
-    let key = {
-        let mut h = std::hash::DefaultHasher::new();
-        fact.hash(&mut h);
-        // A slice hashes its length too.
-        text.as_bytes()[..text.len().min(MAX_SCAN)].hash(&mut h);
-        h.finish()
-    };
+    // foldhash, seeded with a constant: the key is computed on every diagnosis for every
+    // message, and SipHash (std's default) cost more than the look-up it saves (`docs/diagnosis.md`
+    // "Cost"). A slice hashes its length too.
+    let key = KEY_HASH.hash_one((fact, &text.as_bytes()[..text.len().min(MAX_SCAN)]));
     if let Some(hit) = memo().get(&key) {
         return hit.clone();
     }
@@ -187,7 +184,7 @@ pub fn find(fact: On<'_>, text: &str) -> Option<Hit> {
 }
 
 /// The memo, locked (a panic while it was held left nothing half-written: take it as it is).
-fn memo() -> std::sync::MutexGuard<'static, HashMap<u64, Option<Hit>>> {
+fn memo() -> std::sync::MutexGuard<'static, Memo> {
     MEMO.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -196,7 +193,13 @@ fn memo() -> std::sync::MutexGuard<'static, HashMap<u64, Option<Hit>>> {
 pub const MEMO_CAP: usize = 4096;
 
 /// [`find`]'s remembered answers.
-static MEMO: LazyLock<Mutex<HashMap<u64, Option<Hit>>>> = LazyLock::new(Mutex::default);
+static MEMO: LazyLock<Mutex<Memo>> = LazyLock::new(Mutex::default);
+
+/// Answers by key; the keys are already hashes, hashed again by the cheap hasher.
+type Memo = HashMap<u64, Option<Hit>, foldhash::fast::FixedState>;
+
+/// The hasher of the memo's keys (fixed seed: the same text gets the same key in every run).
+const KEY_HASH: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0x706f_6473);
 
 /// [`find`] without the memo.
 fn search(fact: On<'_>, text: &str) -> Option<Hit> {
