@@ -160,6 +160,23 @@ impl StreamWriter {
         Ok(())
     }
 
+    /// Like [`StreamWriter::write`] for bytes the caller owns: the frames share them rather
+    /// than copy them (the port-forward relay reads the pod's bytes into a buffer it hands
+    /// over). Errors: [`Closed`].
+    pub async fn write_bytes(&self, mut data: Bytes) -> Result<(), Closed> {
+        while !data.is_empty() {
+            self.check()?;
+            let chunk = data.split_to(data.len().min(MAX_DATA_FRAME));
+            let frame = Frame::Data {
+                stream_id: self.id,
+                flags: 0,
+                data: chunk,
+            };
+            self.out.send(Out::Frame(frame)).await.map_err(|_| Closed)?;
+        }
+        Ok(())
+    }
+
     /// Ends our side with an empty DATA frame carrying `FIN`. Errors: [`Closed`] (already
     /// closed or reset).
     pub async fn close(&self) -> Result<(), Closed> {

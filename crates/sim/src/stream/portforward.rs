@@ -108,9 +108,14 @@ fn tunnel(
 ) -> Result<Response, ApiError> {
     let pod = find_pod(&store, &ns, &name)?;
     host_assigned(&pod)?;
-    let Ok(mut ws) = ws else {
+    let Ok(ws) = ws else {
         return Err(ApiError::bad_request("Upgrade request required"));
     };
+    // The WebSocket layer zeroes its read buffer's free room, up to the read buffer size,
+    // before every read from the connection. A read returns at most what TLS has decrypted (16
+    // KiB records) and kubectl sends each SPDY frame's header and payload as two messages, so
+    // the default 128 KiB zeroed eight times what a read could bring; 32 KiB holds two records.
+    let mut ws = ws.read_buffer_size(TUNNEL_READ_BUFFER);
     tracing::debug!("pods/portforward {ns}/{name}: SPDY/3.1 tunnelled in WebSocket");
     ws.set_selected_protocol(http::HeaderValue::from_static(
         portforward_spdy::TUNNEL_PROTOCOL,
@@ -158,6 +163,9 @@ fn prepare(
     let protocol = negotiate(headers, &[Protocol::V4])?;
     Ok((ports, protocol))
 }
+
+/// The tunnel's WebSocket read buffer, bytes (see [`tunnel`]).
+const TUNNEL_READ_BUFFER: usize = 32 * 1024;
 
 /// Bytes read from a pod-side connection per frame.
 const READ_BYTES: usize = 64 * 1024;

@@ -142,12 +142,15 @@ async fn connection(store: Store, ns: String, name: String, error: Stream, data:
                 }
                 let _ = w.shutdown().await;
             });
-            let mut buf = vec![0u8; READ_BYTES];
+            // Each read lands in a buffer the DATA frame then owns (no copy into the frame);
+            // `read_buf` does not zero the room it reads into.
+            let mut buf = bytes::BytesMut::new();
             loop {
-                match r.read(&mut buf).await {
+                buf.reserve(READ_BYTES);
+                match r.read_buf(&mut buf).await {
                     Ok(0) | Err(_) => break,
-                    Ok(n) => {
-                        if to_client.write(&buf[..n]).await.is_err() {
+                    Ok(_) => {
+                        if to_client.write_bytes(buf.split().freeze()).await.is_err() {
                             break;
                         }
                     }
