@@ -174,13 +174,14 @@ async fn d_attaches_without_waiting_for_a_key_and_keeps_the_first_one() {
         );
         hostname_prints_the_pod_name(&session);
         tmux(&["send-keys", "-t", &session, "exit", "Enter"]);
-        let back = wait_for(&session, "the pod view again", |s| s.contains("READY"));
-        assert!(
-            regex::Regex::new(r"debug container debugger-\w+ ended \(exit 0\)")
-                .expect("regex")
-                .is_match(&back),
-            "{back}"
-        );
+        // The pod view comes back first; the line about the debug container follows when its
+        // end is read (the wait gives its screen if it never comes).
+        let ended =
+            regex::Regex::new(r"debug container debugger-\w+ ended \(exit 0\)").expect("regex");
+        let back = wait_for(&session, "the debug container's end on the pod view", |s| {
+            s.contains("READY") && ended.is_match(s)
+        });
+        assert!(ended.is_match(&back), "{back}");
         tmux(&["send-keys", "-t", &session, "q"]);
         let _ = tmux(&["kill-session", "-t", &session]);
     });
