@@ -17,6 +17,7 @@ mod logs_cli;
 mod once_container_spec;
 mod once_diagnosis;
 mod once_json;
+mod once_timeline;
 mod once_workload;
 mod once_workload_kinds;
 mod once_yaml;

@@ -28,6 +28,7 @@ pub mod probe;
 pub mod resources;
 pub mod sanitize;
 pub mod signal;
+pub mod timeline;
 pub mod usage;
 pub mod workload;
 pub mod yaml;

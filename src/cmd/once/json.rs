@@ -196,6 +196,7 @@ pub fn to_json(
             "message": c.message,
             "lastTransitionTime": ts(c.last_transition_time),
         })).collect::<Vec<_>>(),
+        "timeline": crate::model::timeline::reconstruct(pod, events),
         "events": events.iter().map(|e| json!({
             "type": e.type_,
             "reason": e.reason,

@@ -28,6 +28,7 @@ mod model_container_spec;
 mod model_pod;
 mod model_printer;
 mod model_probe;
+mod model_timeline;
 mod model_workload;
 mod model_workload_choice;
 mod model_workload_diagnosis;
