@@ -42,7 +42,11 @@ pub(super) fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
                 uid: pod.uid.clone(),
             });
         }
-        Some(_) => keep_selection(state, &pod),
+        Some(old) => {
+            let changes = crate::model::timeline::observe(old, &pod, state.now);
+            state.target.history.record(changes);
+            keep_selection(state, &pod);
+        }
     }
     if let Some(owner) = crate::model::deletion::owner_check_needed(&pod)
         && state.target.owner_asked.as_deref() != Some(owner.uid.as_str())

@@ -89,6 +89,9 @@ pub struct Target {
     pub object: Option<std::sync::Arc<k8s_openapi::api::core::v1::Pod>>,
     /// The pod's resource usage from the metrics API (`app::usage`).
     pub usage: crate::app::usage::UsageView,
+    /// What the watch saw change since attach (`model::timeline::observe`, bounded); the
+    /// time before is reconstructed from the pod and its events when shown (`docs/timeline.md`).
+    pub history: crate::model::timeline::History,
 }
 
 impl Target {
@@ -139,6 +142,7 @@ impl Target {
             node: crate::app::node::NodeView::default(),
             object: None,
             usage: crate::app::usage::UsageView::default(),
+            history: crate::model::timeline::History::default(),
         }
     }
 

@@ -9,7 +9,7 @@ use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
 use podscope::model::backoff::parse_waiting_message;
 
 /// crash.yaml, verbatim from the seed.
-const CRASH_POD: &str = r#"
+pub(crate) const CRASH_POD: &str = r#"
 apiVersion: v1
 kind: Pod
 metadata:

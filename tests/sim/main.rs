@@ -50,3 +50,4 @@ mod sim_watch;
 mod sim_workloads_api;
 mod sim_workloads_api_kinds;
 mod sim_workloads_api_writes;
+mod timeline_seed;

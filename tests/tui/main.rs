@@ -36,6 +36,7 @@ mod ui_views;
 mod ui_workload;
 mod update_deleted;
 mod update_evidence;
+mod update_history;
 mod update_keys;
 mod update_logs;
 mod update_logs_keys;

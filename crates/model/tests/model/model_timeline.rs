@@ -194,3 +194,123 @@ fn case_01_crash_loop_reads_back_from_its_fields_and_events() {
             .any(|e| matches!(e.kind, Kind::Restart | Kind::Ready))
     );
 }
+
+/// The seed's crash pod as `kubectl get pod -w` shows it between its back-offs
+/// (`CrashLoopBackOff 2` → `Running 3` → `Error 3`), played on case 01's pod: each step's
+/// changes, at the kubelet's stamps where it gives them.
+#[test]
+fn observe_reads_a_restart_and_the_crash_after_it() {
+    use podscope_model::pod::{ContainerState, Terminated};
+    use podscope_model::timeline::observe;
+    let (waiting, _) = case("01-crashloop-exit1-db");
+    let t = |s: &str| s.parse::<jiff::Timestamp>().expect("time");
+    let mut running = waiting.clone();
+    running.containers[0].state = ContainerState::Running {
+        started_at: Some(t("2024-03-12T09:41:05Z")),
+    };
+    running.containers[0].restart_count = 3;
+    running.containers[0].ready = true;
+    let got = rows(&observe(&waiting, &running, t("2024-03-12T09:41:06Z")));
+    let s = |v: &str| Some(v.to_owned());
+    let db = s("db");
+    assert_eq!(
+        got,
+        vec![
+            (
+                "2024-03-12T09:41:05Z".into(),
+                db.clone(),
+                Kind::State,
+                s("waiting"),
+                s("running"),
+                None,
+                None,
+                None
+            ),
+            (
+                "2024-03-12T09:41:05Z".into(),
+                db.clone(),
+                Kind::Restart,
+                s("2"),
+                s("3"),
+                None,
+                None,
+                None
+            ),
+            (
+                "2024-03-12T09:41:06Z".into(),
+                db.clone(),
+                Kind::Ready,
+                s("false"),
+                s("true"),
+                None,
+                None,
+                None
+            ),
+        ]
+    );
+    let mut crashed = running.clone();
+    crashed.containers[0].state = ContainerState::Terminated(Terminated {
+        reason: "Error".into(),
+        exit_code: 1,
+        signal: 0,
+        message: None,
+        started_at: Some(t("2024-03-12T09:41:05Z")),
+        finished_at: Some(t("2024-03-12T09:41:06Z")),
+        container_id: String::new(),
+    });
+    crashed.containers[0].ready = false;
+    let entries = observe(&running, &crashed, t("2024-03-12T09:41:07Z"));
+    assert!(
+        entries.iter().all(|e| !e.reconstructed),
+        "seen, not reconstructed"
+    );
+    assert_eq!(
+        rows(&entries),
+        vec![
+            (
+                "2024-03-12T09:41:06Z".into(),
+                db.clone(),
+                Kind::State,
+                s("running"),
+                s("terminated"),
+                s("Error"),
+                Some(1),
+                None
+            ),
+            (
+                "2024-03-12T09:41:07Z".into(),
+                db,
+                Kind::Ready,
+                s("true"),
+                s("false"),
+                None,
+                None,
+                None
+            ),
+        ]
+    );
+    assert!(
+        observe(&crashed, &crashed, t("2024-03-12T09:41:08Z")).is_empty(),
+        "no change, no entry"
+    );
+}
+
+#[test]
+fn history_keeps_the_newest_and_counts_what_it_dropped() {
+    use podscope_model::timeline::{HISTORY_CAP, History, observe};
+    let (pod, _) = case("01-crashloop-exit1-db");
+    let mut flipped = pod.clone();
+    flipped.phase = "Failed".into();
+    let base: jiff::Timestamp = "2024-03-12T10:00:00Z".parse().expect("time");
+    let mut h = History::default();
+    for i in 0..HISTORY_CAP + 5 {
+        let at = base + jiff::SignedDuration::from_secs(i64::try_from(i).expect("small"));
+        h.record(observe(&pod, &flipped, at));
+    }
+    assert_eq!(h.dropped(), 5);
+    assert_eq!(h.entries().count(), HISTORY_CAP);
+    assert_eq!(
+        h.entries().next().map(|e| e.at),
+        Some(base + jiff::SignedDuration::from_secs(5))
+    );
+}
