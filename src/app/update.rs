@@ -45,13 +45,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         msg => msg,
     };
     let diagnosis_input = super::diagnosis::reads(&msg);
+    // Describe reads the events; the timeline the events and the pod summary (its history).
     let events_input = matches!(
         msg,
-        Msg::EventsReset(_) | Msg::EventApplied(_) | Msg::EventDeleted(_)
+        Msg::EventsReset(_) | Msg::EventApplied(_) | Msg::EventDeleted(_) | Msg::PodApplied(_)
     );
     let mut cmds = apply(state, msg);
     if events_input {
-        super::views::refresh_describe(state);
+        super::views::refresh_derived(state);
     }
     if diagnosis_input {
         super::evidence::forget_other_pod(state);
@@ -69,7 +70,7 @@ fn apply(state: &mut State, msg: Msg) -> Vec<Cmd> {
             if state.shows_clock() {
                 state.dirty = true;
             }
-            super::views::refresh_describe(state);
+            super::views::refresh_derived(state);
             Vec::new()
         }
         Msg::Key(key) if state.overlay.forward_input().is_some() => {
@@ -375,6 +376,7 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         }
         Action::OpenYaml
         | Action::OpenDescribe
+        | Action::OpenTimeline
         | Action::CloseView
         | Action::ViewDown
         | Action::ViewUp

@@ -101,6 +101,7 @@ pub fn heading(action: Action) -> &'static str {
         }
         Action::OpenYaml
         | Action::OpenDescribe
+        | Action::OpenTimeline
         | Action::CloseView
         | Action::ViewDown
         | Action::ViewUp
@@ -122,10 +123,11 @@ const OPENERS: &[Action] = &[
     Action::FocusEvents,
     Action::OpenYaml,
     Action::OpenDescribe,
+    Action::OpenTimeline,
 ];
 
-/// The heading of the YAML and describe views' keys.
-const VIEWS: &str = "YAML, describe (y, D)";
+/// The heading of the YAML, describe and timeline views' keys.
+const VIEWS: &str = "YAML, describe, timeline (y, D, T)";
 
 /// The heading of the diagnosis keys.
 const DIAGNOSIS: &str = "diagnosis (Enter expands it)";

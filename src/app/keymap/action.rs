@@ -125,6 +125,8 @@ pub enum Action {
     OpenYaml,
     /// Open the pod as `kubectl describe pod` prints it.
     OpenDescribe,
+    /// Open the pod's timeline as a table (`docs/timeline.md`).
+    OpenTimeline,
     /// Text view: back to the pod view.
     CloseView,
     /// Text view: scroll one line down.

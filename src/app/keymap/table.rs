@@ -117,6 +117,7 @@ pub const KEYMAP: &[Binding] = &[
     b(W::Always,       k(K::Enter),    A::ExpandDiagnosis,  "diagnosis",          FOOTER),
     b(W::Always,       ch('y'),        A::OpenYaml,         "YAML",               FOOTER),
     b(W::Always,       ch('D'),        A::OpenDescribe,     "describe",           FOOTER),
+    b(W::Always,       ch('T'),        A::OpenTimeline,     "timeline",           HELP_ONLY),
     b(W::LogPane,      k(K::Tab),      A::SwitchFocus,      "focus",              FOOTER),
     b(W::Always,       k(K::Tab),      A::FocusEvents,      "events",             FOOTER),
     b(W::CanSwitch,    ch('P'),        A::OpenSwitcher,     "switch pod",         FOOTER),

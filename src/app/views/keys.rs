@@ -67,6 +67,10 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
             open(state, ViewKind::Describe);
             return Vec::new();
         }
+        Action::OpenTimeline => {
+            open(state, ViewKind::Timeline);
+            return Vec::new();
+        }
         Action::CloseView => {
             state.overlay = Overlay::None;
             state.dirty = true;
@@ -128,6 +132,7 @@ fn save(state: &mut State) -> Vec<Cmd> {
     let name = match view.kind {
         ViewKind::Yaml => format!("{safe}.yaml"),
         ViewKind::Describe => format!("{safe}.describe.txt"),
+        ViewKind::Timeline => format!("{safe}.timeline.txt"),
     };
     let path = match &state.config.save_dir {
         Some(dir) => dir.join(&name).display().to_string(),

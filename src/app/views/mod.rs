@@ -28,6 +28,8 @@ pub enum ViewKind {
     Yaml,
     /// `kubectl describe pod` (`D`).
     Describe,
+    /// The pod's timeline as a table (`T`, `docs/timeline.md`).
+    Timeline,
 }
 
 impl ViewKind {
@@ -37,6 +39,7 @@ impl ViewKind {
         match self {
             ViewKind::Yaml => "YAML",
             ViewKind::Describe => "describe",
+            ViewKind::Timeline => "timeline",
         }
     }
 }
@@ -110,7 +113,13 @@ impl TextView {
     /// as a [`Change`] at `state.now`.
     pub fn rebuild(&mut self, state: &State) {
         let object = state.target.object.as_deref();
+        // The timeline reads the pod summary and its events, not the raw object.
+        let shown = match self.kind {
+            ViewKind::Timeline => state.target.pod.is_some(),
+            ViewKind::Yaml | ViewKind::Describe => object.is_some(),
+        };
         self.text = match (object, self.kind) {
+            (_, ViewKind::Timeline) => timeline_text(state),
             (None, _) => String::new(),
             (Some(pod), ViewKind::Yaml) => crate::model::yaml::to_yaml(
                 &crate::model::yaml::pod_value(pod),
@@ -120,7 +129,7 @@ impl TextView {
                 crate::model::describe::describe_pod(pod, &state.target.events, state.now)
             }
         };
-        self.lines = if object.is_none() {
+        self.lines = if !shown {
             vec!["no pod object yet: waiting for the pod watch".to_owned()]
         } else {
             crate::model::yaml::display_lines(&self.text)
@@ -195,6 +204,18 @@ pub fn page(state: &State) -> usize {
         .max(1)
 }
 
+/// The timeline of the target (`docs/timeline.md`): what the pod and its events reconstruct,
+/// merged with what the watch saw since attach, as a table.
+fn timeline_text(state: &State) -> String {
+    use crate::model::timeline;
+    let t = &state.target;
+    let Some(pod) = &t.pod else {
+        return String::new();
+    };
+    let entries = timeline::merged(timeline::reconstruct(pod, &t.events), t.history.entries());
+    timeline::to_text(&entries, t.history.dropped(), state.now)
+}
+
 /// The open view, if any.
 #[must_use]
 pub fn open_view(state: &State) -> Option<&TextView> {
@@ -204,10 +225,11 @@ pub fn open_view(state: &State) -> Option<&TextView> {
     }
 }
 
-/// After the events or the clock changed: the open describe view rebuilt (its event ages and
-/// list), see [`refresh`]; a YAML view reads neither.
-pub fn refresh_describe(state: &mut State) {
-    if open_view(state).is_some_and(|v| v.kind == ViewKind::Describe) {
+/// After the events, the pod summary or the clock changed: the open describe or timeline view
+/// rebuilt (its event ages and list, the history, its clock times), see [`refresh`]; a YAML
+/// view reads none of them (it follows `Msg::PodObject`).
+pub fn refresh_derived(state: &mut State) {
+    if open_view(state).is_some_and(|v| matches!(v.kind, ViewKind::Describe | ViewKind::Timeline)) {
         refresh(state);
     }
 }

@@ -10,6 +10,12 @@
 use jiff::Timestamp;
 use serde::Serialize;
 
+mod observe;
+mod text;
+
+pub use observe::{HISTORY_CAP, History, observe};
+pub use text::{merged, to_text};
+
 use crate::diagnosis::facts::container_of;
 use crate::event::EventSummary;
 use crate::pod::{ContainerState, ContainerSummary, PodSummary, Terminated};
@@ -230,123 +236,4 @@ fn container(pod: &PodSummary, c: &ContainerSummary, out: &mut Vec<Entry>) {
             out.push(Entry::new(at, Some(name), Kind::Ready).change(Some("false"), "true"));
         }
     }
-}
-
-/// Entries kept by a [`History`]; older ones are dropped first and counted.
-pub const HISTORY_CAP: usize = 10_000;
-
-/// What the watch saw change since attach, oldest first, at most [`HISTORY_CAP`] entries (about
-/// 2 MB at the largest); the dropped count says how many older ones were let go.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct History {
-    entries: std::collections::VecDeque<Entry>,
-    dropped: u64,
-}
-
-impl History {
-    /// Appends `entries`, dropping the oldest beyond the cap.
-    pub fn record(&mut self, entries: impl IntoIterator<Item = Entry>) {
-        for e in entries {
-            if self.entries.len() == HISTORY_CAP {
-                self.entries.pop_front();
-                self.dropped += 1;
-            }
-            self.entries.push_back(e);
-        }
-    }
-
-    /// The entries kept, oldest first.
-    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
-        self.entries.iter()
-    }
-
-    /// How many entries the cap let go.
-    #[must_use]
-    pub fn dropped(&self) -> u64 {
-        self.dropped
-    }
-}
-
-/// A container state as the timeline names it (`waiting`, `running`, `terminated`,
-/// `unknown`) with its reason and exit code.
-fn state_of(s: &ContainerState) -> (&'static str, &str, Option<i32>) {
-    match s {
-        ContainerState::Waiting { reason, .. } => ("waiting", reason, None),
-        ContainerState::Running { .. } => ("running", "", None),
-        ContainerState::Terminated(t) => ("terminated", &t.reason, Some(t.exit_code)),
-        ContainerState::Unknown => ("unknown", "", None),
-    }
-}
-
-/// The moment a state began, as the kubelet stamped it; `seen` (when the watch delivered it)
-/// for a wait, which carries no stamp.
-fn began(s: &ContainerState, seen: Timestamp) -> Timestamp {
-    match s {
-        ContainerState::Running { started_at } => started_at.unwrap_or(seen),
-        ContainerState::Terminated(t) => t.finished_at.unwrap_or(seen),
-        _ => seen,
-    }
-}
-
-/// What changed from `old` to `new` (the same pod, one watch update apart), delivered at `seen`:
-/// the phase, each condition whose status moved, and per container (by name) its state or
-/// waiting reason, its `ready` flag and its `restartCount`. Entries are not `reconstructed`;
-/// a state's time is the kubelet's stamp when it has one (`startedAt`, `finishedAt`).
-#[must_use]
-pub fn observe(old: &PodSummary, new: &PodSummary, seen: Timestamp) -> Vec<Entry> {
-    let live = |mut e: Entry| {
-        e.reconstructed = false;
-        e
-    };
-    let mut out = Vec::new();
-    if old.phase != new.phase {
-        out.push(live(
-            Entry::new(seen, None, Kind::Phase).change(Some(&old.phase), &new.phase),
-        ));
-    }
-    for c in &new.conditions {
-        let before = old.conditions.iter().find(|o| o.type_ == c.type_);
-        if before.is_none_or(|o| o.status != c.status) {
-            let at = c.last_transition_time.unwrap_or(seen);
-            let from = before.map(|o| format!("{}={}", o.type_, o.status));
-            let to = format!("{}={}", c.type_, c.status);
-            out.push(live(
-                Entry::new(at, None, Kind::Condition)
-                    .change(from.as_deref(), &to)
-                    .reason(&c.reason),
-            ));
-        }
-    }
-    for c in &new.containers {
-        let name = Some(c.name.as_str());
-        let before = old.containers.iter().find(|o| o.name == c.name);
-        let (to, reason, exit_code) = state_of(&c.state);
-        let from = before.map(|o| state_of(&o.state));
-        if from.is_none_or(|(f, r, _)| f != to || r != reason) {
-            let mut e = Entry::new(began(&c.state, seen), name, Kind::State)
-                .change(from.map(|f| f.0), to)
-                .reason(reason);
-            e.exit_code = exit_code;
-            out.push(live(e));
-        }
-        if let Some(o) = before {
-            if o.restart_count < c.restart_count {
-                let at = match &c.state {
-                    ContainerState::Running { started_at } => started_at.unwrap_or(seen),
-                    _ => seen,
-                };
-                let (f, t) = (o.restart_count.to_string(), c.restart_count.to_string());
-                out.push(live(
-                    Entry::new(at, name, Kind::Restart).change(Some(&f), &t),
-                ));
-            }
-            if o.ready != c.ready {
-                out.push(live(
-                    Entry::new(seen, name, Kind::Ready)
-                        .change(Some(&o.ready.to_string()), &c.ready.to_string()),
-                ));
-            }
-        }
-    }
-    out
 }

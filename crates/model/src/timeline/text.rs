@@ -1,0 +1,88 @@
+//! The timeline as one list and as a table of text (`T` in the TUI, `docs/timeline.md`
+//! "The table"): what one GET reconstructs and what the watch saw, merged in time order.
+
+use jiff::Timestamp;
+
+use super::{Entry, Kind};
+use crate::diagnosis::facts::clock;
+
+/// The reconstructed entries with the `observed` ones (the watch's, [`super::History`]) in time
+/// order. A reconstructed entry the watch also saw (same moment, container, kind and value)
+/// is left out: the watch's is the same fact, seen.
+#[must_use]
+pub fn merged<'a>(
+    reconstructed: Vec<Entry>,
+    observed: impl IntoIterator<Item = &'a Entry>,
+) -> Vec<Entry> {
+    let observed: Vec<Entry> = observed.into_iter().cloned().collect();
+    let mut out: Vec<Entry> = reconstructed
+        .into_iter()
+        .filter(|r| {
+            !observed.iter().any(|o| {
+                o.at == r.at && o.container == r.container && o.kind == r.kind && o.to == r.to
+            })
+        })
+        .collect();
+    out.extend(observed);
+    out.sort_by_key(|e| e.at);
+    out
+}
+
+/// What changed, in words: `running → terminated (Error, exit 1)`, `restart 2 → 3`,
+/// `event BackOff (×3): Back-off restarting …`, `Ready=False (ContainersNotReady)`.
+fn change(e: &Entry) -> String {
+    let to = e.to.as_deref().unwrap_or("");
+    let why = match (&e.reason, e.exit_code) {
+        (Some(r), Some(x)) => format!(" ({r}, exit {x})"),
+        (Some(r), None) => format!(" ({r})"),
+        (None, Some(x)) => format!(" (exit {x})"),
+        (None, None) => String::new(),
+    };
+    match e.kind {
+        Kind::Event => {
+            let count = e
+                .count
+                .filter(|&n| n > 1)
+                .map(|n| format!(" (×{n})"))
+                .unwrap_or_default();
+            let reason = e.reason.as_deref().unwrap_or("");
+            format!("event {reason}{count}: {to}")
+        }
+        Kind::Restart => format!("restart {} → {to}", e.from.as_deref().unwrap_or("?")),
+        Kind::Ready => format!("ready {} → {to}", e.from.as_deref().unwrap_or("?")),
+        Kind::Phase | Kind::State | Kind::Condition => match &e.from {
+            Some(f) => format!("{f} → {to}{why}"),
+            None => format!("{to}{why}"),
+        },
+    }
+}
+
+/// The table: a legend, then one line per entry, oldest first: the time (`clock`), `~` for a
+/// reconstructed entry, the container (`pod` for the pod) and the change. `dropped` (the
+/// history's) is said when not zero. Cluster text is not sanitised here: the caller's view
+/// does that, line by line.
+#[must_use]
+pub fn to_text(entries: &[Entry], dropped: u64, now: Timestamp) -> String {
+    let width = entries
+        .iter()
+        .map(|e| e.container.as_deref().map_or(3, str::len))
+        .max()
+        .unwrap_or(3)
+        .max("CONTAINER".len());
+    let mut out = String::from(
+        "~ read back from the pod's fields and events; the other lines the watch saw since attach\n",
+    );
+    if dropped > 0 {
+        out.push_str(&format!(
+            "{dropped} older changes dropped (the history keeps the newest 10000)\n"
+        ));
+    }
+    out.push_str(&format!("{:<10} {:<width$}  CHANGE\n", "TIME", "CONTAINER"));
+    for e in entries {
+        let mark = if e.reconstructed { '~' } else { ' ' };
+        let who = e.container.as_deref().unwrap_or("pod");
+        let when = clock(e.at, now);
+        out.push_str(&format!("{when:<9}{mark} {who:<width$}  {}\n", change(e)));
+    }
+    out
+}
