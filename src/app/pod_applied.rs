@@ -20,6 +20,7 @@ pub(super) fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
         .is_some_and(|old| old.uid != pod.uid);
     match &state.target.pod {
         None => {
+            state.target.history = crate::model::timeline::History::since(state.now);
             state.target.selected = state.first_selection(&pod);
             cmds.push(Cmd::WatchEvents {
                 uid: pod.uid.clone(),
@@ -34,6 +35,7 @@ pub(super) fn pod_applied(state: &mut State, pod: PodSummary) -> Vec<Cmd> {
             // The new instance's object arrived just before (`Msg::PodObject`).
             let object = state.target.object.take();
             state.target = Target::recreated(&state.target, generation);
+            state.target.history = crate::model::timeline::History::since(state.now);
             state.target.object = object;
             super::notice::post(state, format!("pod recreated (new UID {})", pod.uid));
             state.target.selected = kept.unwrap_or_else(|| state.first_selection(&pod));

@@ -212,7 +212,7 @@ fn timeline_text(state: &State) -> String {
     let Some(pod) = &t.pod else {
         return String::new();
     };
-    let entries = timeline::merged(timeline::reconstruct(pod, &t.events), t.history.entries());
+    let entries = timeline::merged(timeline::reconstruct(pod, &t.events), &t.history);
     timeline::to_text(&entries, t.history.dropped(), state.now)
 }
 

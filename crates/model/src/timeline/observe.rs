@@ -15,9 +15,25 @@ pub const HISTORY_CAP: usize = 10_000;
 pub struct History {
     entries: std::collections::VecDeque<Entry>,
     dropped: u64,
+    since: Option<Timestamp>,
 }
 
 impl History {
+    /// A history of a pod first seen at `since` (the watch's first delivery).
+    #[must_use]
+    pub fn since(since: Timestamp) -> History {
+        History {
+            since: Some(since),
+            ..History::default()
+        }
+    }
+
+    /// When the watch first delivered the pod, if it has.
+    #[must_use]
+    pub fn attached(&self) -> Option<Timestamp> {
+        self.since
+    }
+
     /// Appends `entries`, dropping the oldest beyond the cap.
     pub fn record(&mut self, entries: impl IntoIterator<Item = Entry>) {
         for e in entries {
@@ -65,9 +81,13 @@ fn began(s: &ContainerState, seen: Timestamp) -> Timestamp {
 /// What changed from `old` to `new` (the same pod, one watch update apart), delivered at `seen`:
 /// the phase, each condition whose status moved, and per container (by name) its state or
 /// waiting reason, its `ready` flag and its `restartCount`. Entries are not `reconstructed`;
-/// a state's time is the kubelet's stamp when it has one (`startedAt`, `finishedAt`).
+/// a state's time is the kubelet's stamp when it has one (`startedAt`, `finishedAt`), else
+/// `seen` truncated to the second, as the API's stamps are.
 #[must_use]
 pub fn observe(old: &PodSummary, new: &PodSummary, seen: Timestamp) -> Vec<Entry> {
+    // The API's stamps are whole seconds: a delivery time in the same second would sort after
+    // a stamp it precedes (a readiness flip after the exit that followed it).
+    let seen = Timestamp::from_second(seen.as_second()).unwrap_or(seen);
     let live = |mut e: Entry| {
         e.reconstructed = false;
         e
@@ -95,7 +115,10 @@ pub fn observe(old: &PodSummary, new: &PodSummary, seen: Timestamp) -> Vec<Entry
         let name = Some(c.name.as_str());
         let before = old.containers.iter().find(|o| o.name == c.name);
         let (to, reason, exit_code) = state_of(&c.state);
-        let from = before.map(|o| state_of(&o.state));
+        // A container the old status did not list yet (or listed without a state) had none.
+        let from = before
+            .map(|o| state_of(&o.state))
+            .filter(|(f, _, _)| *f != "unknown");
         if from.is_none_or(|(f, r, _)| f != to || r != reason) {
             let mut e = Entry::new(began(&c.state, seen), name, Kind::State)
                 .change(from.map(|f| f.0), to)
@@ -115,8 +138,15 @@ pub fn observe(old: &PodSummary, new: &PodSummary, seen: Timestamp) -> Vec<Entry
                 ));
             }
             if o.ready != c.ready {
+                // Not before the start the readiness belongs to (`seen` lags by up to a tick).
+                let at = match &c.state {
+                    ContainerState::Running {
+                        started_at: Some(s),
+                    } if c.ready => seen.max(*s),
+                    _ => seen,
+                };
                 out.push(live(
-                    Entry::new(seen, name, Kind::Ready)
+                    Entry::new(at, name, Kind::Ready)
                         .change(Some(&o.ready.to_string()), &c.ready.to_string()),
                 ));
             }

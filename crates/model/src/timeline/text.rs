@@ -3,25 +3,20 @@
 
 use jiff::Timestamp;
 
-use super::{Entry, Kind};
+use super::{Entry, History, Kind};
 use crate::diagnosis::facts::clock;
 
-/// The reconstructed entries with the `observed` ones (the watch's, [`super::History`]) in time
-/// order. A reconstructed entry the watch also saw (same moment, container, kind and value)
-/// is left out: the watch's is the same fact, seen.
+/// The reconstructed entries with the watch's ([`History`]) in time order. After attach the
+/// watch sees every change of state, readiness, restarts, phase and conditions, so a
+/// reconstructed one of those later than the attach is the same fact read back and is left
+/// out (its time is a bound where the watch's is what happened); events are only
+/// reconstructed, and all are kept.
 #[must_use]
-pub fn merged<'a>(
-    reconstructed: Vec<Entry>,
-    observed: impl IntoIterator<Item = &'a Entry>,
-) -> Vec<Entry> {
-    let observed: Vec<Entry> = observed.into_iter().cloned().collect();
+pub fn merged(reconstructed: Vec<Entry>, history: &History) -> Vec<Entry> {
+    let observed: Vec<Entry> = history.entries().cloned().collect();
     let mut out: Vec<Entry> = reconstructed
         .into_iter()
-        .filter(|r| {
-            !observed.iter().any(|o| {
-                o.at == r.at && o.container == r.container && o.kind == r.kind && o.to == r.to
-            })
-        })
+        .filter(|r| r.kind == Kind::Event || history.attached().is_none_or(|a| r.at <= a))
         .collect();
     out.extend(observed);
     out.sort_by_key(|e| e.at);

@@ -314,3 +314,61 @@ fn history_keeps_the_newest_and_counts_what_it_dropped() {
         Some(base + jiff::SignedDuration::from_secs(5))
     );
 }
+
+/// After attach the watch's entries stand for the state changes; the events stay reconstructed.
+#[test]
+fn merged_keeps_the_watchs_changes_after_attach_and_every_event() {
+    use podscope_model::pod::ContainerState;
+    use podscope_model::timeline::{History, merged, observe};
+    let (waiting, events) = case("01-crashloop-exit1-db");
+    // Attached at 09:40:45: the exit at 09:40:50 and the wait after it were seen, not read back.
+    let attach: jiff::Timestamp = "2024-03-12T09:40:45Z".parse().expect("time");
+    let mut running = waiting.clone();
+    running.containers[0].state = ContainerState::Running {
+        started_at: Some("2024-03-12T09:40:44Z".parse().expect("time")),
+    };
+    running.containers[0].restart_count = 2;
+    let mut h = History::since(attach);
+    h.record(observe(
+        &running,
+        &waiting,
+        "2024-03-12T09:40:51Z".parse().expect("time"),
+    ));
+    let all = merged(reconstruct(&waiting, &events), &h);
+    let late_reconstructed: Vec<_> = all
+        .iter()
+        .filter(|e| e.reconstructed && e.at > attach && e.kind != Kind::Event)
+        .collect();
+    assert!(late_reconstructed.is_empty(), "{late_reconstructed:#?}");
+    let seen: Vec<_> = all
+        .iter()
+        .filter(|e| !e.reconstructed)
+        .map(|e| (e.kind, e.to.as_deref()))
+        .collect();
+    assert_eq!(
+        seen,
+        [(Kind::State, Some("waiting"))],
+        "the watch saw running → waiting"
+    );
+    assert_eq!(
+        all.iter().filter(|e| e.kind == Kind::Event).count(),
+        reconstruct(&waiting, &events)
+            .iter()
+            .filter(|e| e.kind == Kind::Event)
+            .count()
+    );
+}
+
+/// A delivery within the second of the exit sorts with it, not after it (the API's stamps are
+/// whole seconds; the demo showed `ready false → true` after the exit before this).
+#[test]
+fn a_delivery_time_is_truncated_to_the_second_like_the_stamps() {
+    use podscope_model::timeline::observe;
+    let (pod, _) = case("01-crashloop-exit1-db");
+    let mut ready = pod.clone();
+    ready.containers[0].ready = true;
+    let seen: jiff::Timestamp = "2024-03-12T09:41:06.700Z".parse().expect("time");
+    let got = observe(&pod, &ready, seen);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].at.to_string(), "2024-03-12T09:41:06Z");
+}
