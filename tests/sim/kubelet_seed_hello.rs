@@ -7,7 +7,7 @@ use common::kubelet::*;
 use podscope::sim::kubelet::{Change, EventWording};
 
 /// hello-pod.yaml, verbatim from the seed.
-const HELLO_POD: &str = r#"
+pub(crate) const HELLO_POD: &str = r#"
 apiVersion: v1
 kind: Pod
 metadata:

@@ -4,7 +4,7 @@
 use jiff::Timestamp;
 
 use super::{Entry, Kind};
-use crate::pod::{ContainerState, PodSummary};
+use crate::pod::{ContainerState, ContainerSummary, PodSummary};
 
 /// Entries kept by a [`History`]; older ones are dropped first and counted.
 pub const HISTORY_CAP: usize = 10_000;
@@ -80,7 +80,8 @@ fn began(s: &ContainerState, seen: Timestamp) -> Timestamp {
 
 /// What changed from `old` to `new` (the same pod, one watch update apart), delivered at `seen`:
 /// the phase, each condition whose status moved, and per container (by name) its state or
-/// waiting reason, its `ready` flag and its `restartCount`. Entries are not `reconstructed`;
+/// waiting reason, its `started` and `ready` flags (a `started` flip is a `ready` entry with
+/// reason `started`) and its `restartCount`. Entries are not `reconstructed`;
 /// a state's time is the kubelet's stamp when it has one (`startedAt`, `finishedAt`), else
 /// `seen` truncated to the second, as the API's stamps are.
 #[must_use]
@@ -137,16 +138,27 @@ pub fn observe(old: &PodSummary, new: &PodSummary, seen: Timestamp) -> Vec<Entry
                     Entry::new(at, name, Kind::Restart).change(Some(&f), &t),
                 ));
             }
-            if o.ready != c.ready {
-                // Not before the start the readiness belongs to (`seen` lags by up to a tick).
-                let at = match &c.state {
-                    ContainerState::Running {
-                        started_at: Some(s),
-                    } if c.ready => seen.max(*s),
-                    _ => seen,
-                };
+            // Not before the start the flag belongs to (`seen` lags by up to a tick).
+            let at = |up: bool| match &c.state {
+                ContainerState::Running {
+                    started_at: Some(s),
+                } if up => seen.max(*s),
+                _ => seen,
+            };
+            // `started` (the startupProbe's gate; a sidecar's gate for the next container) is
+            // a readiness too: reason `started` tells it from `ready`.
+            let started = |x: &ContainerSummary| x.started.unwrap_or(false);
+            if started(o) != started(c) {
+                let (f, t) = (started(o).to_string(), started(c).to_string());
                 out.push(live(
-                    Entry::new(at, name, Kind::Ready)
+                    Entry::new(at(started(c)), name, Kind::Ready)
+                        .change(Some(&f), &t)
+                        .reason("started"),
+                ));
+            }
+            if o.ready != c.ready {
+                out.push(live(
+                    Entry::new(at(c.ready), name, Kind::Ready)
                         .change(Some(&o.ready.to_string()), &c.ready.to_string()),
                 ));
             }

@@ -44,7 +44,14 @@ fn change(e: &Entry) -> String {
             format!("event {reason}{count}: {to}")
         }
         Kind::Restart => format!("restart {} → {to}", e.from.as_deref().unwrap_or("?")),
-        Kind::Ready => format!("ready {} → {to}", e.from.as_deref().unwrap_or("?")),
+        Kind::Ready => {
+            let flag = if e.reason.as_deref() == Some("started") {
+                "started"
+            } else {
+                "ready"
+            };
+            format!("{flag} {} → {to}", e.from.as_deref().unwrap_or("?"))
+        }
         Kind::Phase | Kind::State | Kind::Condition => match &e.from {
             Some(f) => format!("{f} → {to}{why}"),
             None => format!("{to}{why}"),
