@@ -35,6 +35,12 @@ pub enum Cmd {
         /// The text to write.
         contents: String,
     },
+    /// Put `text` on the clipboard of the terminal podscope runs in, through OSC 52 (the loop
+    /// writes it: `tui::clipboard`). At most `app::views::keys::COPY_MAX` bytes.
+    Copy {
+        /// Sanitised text (no control characters but newlines).
+        text: String,
+    },
     /// Hand the terminal to an interactive shell in `container`: the first of `shells` that
     /// exists in the image; the loop restores the terminal, runs it in raw mode, takes the
     /// terminal back and sends `Msg::ShellExited`.

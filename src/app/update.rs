@@ -388,7 +388,8 @@ fn apply_action(state: &mut State, action: Action) -> Vec<Cmd> {
         | Action::ViewNextMatch
         | Action::ViewPrevMatch
         | Action::ViewManagedFields
-        | Action::ViewSave => return super::views::keys::apply(state, action),
+        | Action::ViewSave
+        | Action::ViewCopy => return super::views::keys::apply(state, action),
         log_action => return logs::apply(state, log_action),
     }
     state.dirty |= before != (state.target.selected, state.overlay.clone());

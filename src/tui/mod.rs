@@ -2,6 +2,7 @@
 //! (`app::update`) and the pure view (`ui::view`) to the terminal, the clock and the cluster
 //! adapters (`cluster::Session`).
 
+pub mod clipboard;
 pub mod clock;
 pub mod run;
 

@@ -219,6 +219,14 @@ async fn event_loop(
                         }
                         state.dirty = true;
                     }
+                    Cmd::Copy { text } => {
+                        // Between frames, straight to the terminal: ratatui has flushed its
+                        // frame, and the sequence draws nothing.
+                        let copied = crate::tui::clipboard::copy(&mut std::io::stdout(), &text);
+                        if let Err(e) = copied {
+                            tracing::warn!("copy to the clipboard: {e}");
+                        }
+                    }
                     other => session.execute(&other),
                 }
             }

@@ -113,7 +113,8 @@ pub fn heading(action: Action) -> &'static str {
         | Action::ViewNextMatch
         | Action::ViewPrevMatch
         | Action::ViewManagedFields
-        | Action::ViewSave => VIEWS,
+        | Action::ViewSave
+        | Action::ViewCopy => VIEWS,
     }
 }
 

@@ -26,6 +26,7 @@ mod tmux_diagnosis;
 mod tmux_now;
 mod tmux_picker;
 mod tmux_start;
+mod tmux_timeline;
 mod tmux_tui;
 mod tmux_views;
 mod tmux_workload;

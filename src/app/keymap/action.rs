@@ -151,4 +151,6 @@ pub enum Action {
     ViewManagedFields,
     /// Text view: save the text to `<pod>.yaml` / `<pod>.describe.txt`.
     ViewSave,
+    /// Text view: copy the whole text to the clipboard (OSC 52).
+    ViewCopy,
 }

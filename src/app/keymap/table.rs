@@ -52,6 +52,7 @@ pub const KEYMAP: &[Binding] = &[
     b(W::View,         ch('N'),        A::ViewPrevMatch,    "previous match",     HELP_ONLY),
     b(W::YamlView,     ch('m'),        A::ViewManagedFields, "managedFields",     FOOTER),
     b(W::View,         ch('s'),        A::ViewSave,         "save to file",       FOOTER),
+    b(W::View,         ch('C'),        A::ViewCopy,         "copy all",           HELP_ONLY),
     b(W::View,         k(K::Esc),      A::CloseView,        "back to the pod",    FOOTER),
     b(W::View,         ch('q'),        A::CloseView,        "back to the pod",    FOOTER),
     b(W::Switcher,     k(K::Down),     A::SwitcherNext,     "next pod",           FOOTER),

@@ -77,6 +77,7 @@ pub fn apply(state: &mut State, action: Action) -> Vec<Cmd> {
             return Vec::new();
         }
         Action::ViewSave => return save(state),
+        Action::ViewCopy => return copy(state),
         Action::ViewManagedFields => {
             if let Overlay::View(view) = &mut state.overlay
                 && view.kind == ViewKind::Yaml
@@ -142,4 +143,35 @@ fn save(state: &mut State) -> Vec<Cmd> {
         path,
         contents: view.text.clone(),
     }]
+}
+
+/// The most a copy sends, in bytes of text (under 100 kB once base64-encoded): some terminals
+/// cap an OSC 52 sequence and drop a larger one whole, without a word.
+pub const COPY_MAX: usize = 74_000;
+
+/// `C`: the view's lines (as shown: sanitised) to the clipboard through OSC 52; the status line
+/// says how much, or why not (too large: `s` saves it instead).
+fn copy(state: &mut State) -> Vec<Cmd> {
+    let Some(view) = super::open_view(state) else {
+        return Vec::new();
+    };
+    let text = view.lines.join("\n");
+    let lines = view.lines.len();
+    let (status, cmds) = if text.len() > COPY_MAX {
+        (
+            format!(
+                "too large for the clipboard: {} bytes (OSC 52 carries {COPY_MAX}); s saves it to a file",
+                text.len()
+            ),
+            Vec::new(),
+        )
+    } else {
+        (
+            format!("copied {lines} lines to the clipboard (OSC 52; in tmux: set-clipboard on)"),
+            vec![Cmd::Copy { text }],
+        )
+    };
+    state.target.logs.status = Some(status);
+    state.dirty = true;
+    cmds
 }

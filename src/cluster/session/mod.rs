@@ -346,7 +346,8 @@ impl Session {
                     ))));
             }
             // The terminal handoff is the loop's (`tui::run`).
-            Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } => {}
+            // The loop writes these to, or hands over, the terminal.
+            Cmd::OpenShell { .. } | Cmd::AttachDebug { .. } | Cmd::Copy { .. } => {}
             Cmd::Quit => {
                 self.workload.clear();
                 self.pod_watch = None;

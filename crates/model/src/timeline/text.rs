@@ -9,14 +9,22 @@ use crate::diagnosis::facts::clock;
 /// The reconstructed entries with the watch's ([`History`]) in time order. After attach the
 /// watch sees every change of state, readiness, restarts, phase and conditions, so a
 /// reconstructed one of those later than the attach is the same fact read back and is left
-/// out (its time is a bound where the watch's is what happened); events are only
-/// reconstructed, and all are kept.
+/// out (its time is a bound where the watch's is what happened), and so is one the watch saw
+/// too (same container, kind, value and reason: a wait the pod was already in at attach and
+/// the watch saw begin); events are only reconstructed, and all are kept.
 #[must_use]
 pub fn merged(reconstructed: Vec<Entry>, history: &History) -> Vec<Entry> {
     let observed: Vec<Entry> = history.entries().cloned().collect();
     let mut out: Vec<Entry> = reconstructed
         .into_iter()
-        .filter(|r| r.kind == Kind::Event || history.attached().is_none_or(|a| r.at <= a))
+        .filter(|r| {
+            r.kind == Kind::Event
+                || (history.attached().is_none_or(|a| r.at <= a)
+                    && !observed.iter().any(|o| {
+                        (&o.container, o.kind, &o.to, &o.reason)
+                            == (&r.container, r.kind, &r.to, &r.reason)
+                    }))
+        })
         .collect();
     out.extend(observed);
     out.sort_by_key(|e| e.at);
