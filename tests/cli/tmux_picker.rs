@@ -6,17 +6,8 @@
 //! nothing to pick with: one line naming what to pass, exit 2.
 
 use crate::common;
-use common::tmux::{end, keys, missing, new_session, wait_for};
+use common::tmux::{Session, keys, missing, new_session, wait_for};
 use podscope::sim::{SimConfig, Simulator};
-
-/// A tmux session, ended when dropped (also when an assertion fails).
-struct Session(String);
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        end(&self.0);
-    }
-}
 
 /// `sh -c 'CMD; echo rc=$?; sleep 60'` in a 120×30 session, so the exit code stays on screen.
 #[must_use]

@@ -4,16 +4,7 @@
 
 use crate::common;
 use crate::stream_support;
-use common::tmux::{end, keys, missing, new_session, wait_for};
-
-/// A tmux session, ended when dropped (also when an assertion fails).
-struct Session(String);
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        end(&self.0);
-    }
-}
+use common::tmux::{Session, end, keys, missing, new_session, wait_for};
 
 /// `sh -c 'CMD; echo rc=$?; sleep 60'` in a 120×30 session, so the exit code stays on screen.
 #[must_use]

@@ -5,17 +5,8 @@
 
 use crate::common;
 use common::sim::{scenario, wait_pod};
-use common::tmux::{end, keys, missing, new_session, tmux, wait_for};
+use common::tmux::{Session, keys, missing, new_session, tmux, wait_for};
 use podscope::sim::{SimConfig, Simulator};
-
-/// A tmux session, ended when dropped (also when an assertion fails).
-struct Session(String);
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        end(&self.0);
-    }
-}
 
 /// The row of the first line containing every one of `words`.
 fn row(screen: &str, words: &[&str]) -> Option<usize> {

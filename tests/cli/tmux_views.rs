@@ -5,17 +5,8 @@
 
 use crate::common;
 use common::sim::{scenario, wait_pod};
-use common::tmux::{end, keys, missing, new_session, wait_for};
+use common::tmux::{Session, keys, missing, new_session, wait_for};
 use podscope::sim::{SimConfig, Simulator};
-
-/// A tmux session, ended when dropped (also when an assertion fails).
-struct Session(String);
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        end(&self.0);
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn y_and_d_show_the_pod_as_yaml_and_as_describe() {

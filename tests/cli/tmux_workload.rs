@@ -11,19 +11,10 @@ use std::net::TcpStream;
 use std::process::Command;
 use std::time::Duration;
 
-use common::tmux::{end, keys, missing, new_session, wait_for};
+use common::tmux::{Session, keys, missing, new_session, wait_for};
 use common::wait::wait_until_blocking;
 use jiff::{SignedDuration, Timestamp};
 use podscope::sim::{SimClock, SimConfig, Simulator};
-
-/// A tmux session, ended when dropped (also when an assertion fails).
-struct Session(String);
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        end(&self.0);
-    }
-}
 
 async fn start_rollout() -> Simulator {
     Simulator::start(SimConfig {

@@ -109,3 +109,12 @@ pub fn end(session: &str) {
     keys(session, "q");
     let _ = tmux(&["kill-session", "-t", session]);
 }
+
+/// A tmux session, ended ([`end`]) when dropped, also when an assertion fails.
+pub struct Session(pub String);
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        end(&self.0);
+    }
+}

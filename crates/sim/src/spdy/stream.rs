@@ -148,16 +148,7 @@ impl StreamWriter {
     /// Sends `data` as DATA frames of at most [`MAX_DATA_FRAME`] bytes; waits while the
     /// session's outgoing queue is full. Errors: [`Closed`].
     pub async fn write(&self, data: &[u8]) -> Result<(), Closed> {
-        for chunk in data.chunks(MAX_DATA_FRAME) {
-            self.check()?;
-            let frame = Frame::Data {
-                stream_id: self.id,
-                flags: 0,
-                data: Bytes::copy_from_slice(chunk),
-            };
-            self.out.send(Out::Frame(frame)).await.map_err(|_| Closed)?;
-        }
-        Ok(())
+        self.write_bytes(Bytes::copy_from_slice(data)).await
     }
 
     /// Like [`StreamWriter::write`] for bytes the caller owns: the frames share them rather
