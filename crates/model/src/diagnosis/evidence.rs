@@ -124,9 +124,7 @@ impl Evidence {
                     (a, _) => a.unwrap_or("").to_owned(),
                 }
             }
-            // Sixty characters; a shorter head has fewer bytes than that.
-            _ if head.len() <= 60 => head.to_owned(),
-            _ => head[..head.char_indices().nth(60).map_or(head.len(), |(i, _)| i)].to_owned(),
+            _ => super::facts::first_chars(head, 60).to_owned(),
         };
         Evidence {
             kind,

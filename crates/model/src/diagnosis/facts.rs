@@ -310,3 +310,13 @@ pub fn probe_handler(p: &Probe) -> String {
 pub fn took(d: SignedDuration) -> String {
     human_duration(d)
 }
+
+/// The first `chars` characters of `s` (all of it when shorter): a bound on quoted text and on
+/// the keys it is looked up by. A string of at most `chars` bytes is returned without a scan.
+#[must_use]
+pub fn first_chars(s: &str, chars: usize) -> &str {
+    if s.len() <= chars {
+        return s;
+    }
+    &s[..s.char_indices().nth(chars).map_or(s.len(), |(i, _)| i)]
+}

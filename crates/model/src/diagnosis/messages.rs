@@ -15,7 +15,7 @@
 //! Each match is evidence the cluster stated, so the finding it makes is `certain`.
 
 use super::evidence::{Basis, Confidence, Evidence, EvidenceKind};
-use super::facts::role;
+use super::facts::{first_chars as head, role};
 use super::matching::{Matched, failing, matches, pod_unwell};
 use super::{Finding, Inputs, Severity};
 
@@ -114,14 +114,6 @@ fn target(problems: &[Finding], m: &Matched) -> Option<usize> {
             m.container.as_ref()?;
             problems.iter().position(|f| f.container == m.container)
         })
-}
-
-/// The first `chars` characters of `s` (all of it when shorter).
-fn head(s: &str, chars: usize) -> &str {
-    if s.len() <= chars {
-        return s;
-    }
-    &s[..s.char_indices().nth(chars).map_or(s.len(), |(i, _)| i)]
 }
 
 /// Whether `needle` occurs in `hay`. The texts here are tens to hundreds of bytes and each
@@ -232,6 +224,7 @@ fn first_clause(meaning: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::{contains, first_clause, head};
+    // `head` is `facts::first_chars`, tested here where it was written.
 
     #[test]
     fn first_clause_ends_at_the_first_separator_followed_by_a_space() {
